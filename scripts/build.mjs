@@ -1,0 +1,21 @@
+// Bundles our own code (dependencies stay external and load on first use) and emits types.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { rmSync, chmodSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+});
+chmodSync('dist/cli.js', 0o755);
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

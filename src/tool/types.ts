@@ -1,0 +1,159 @@
+// The Tool contract: one object that answers, for the model and for the runtime, everything
+// the pipeline needs to know about a tool. See DESIGN.md "The Tool contract".
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+
+export type JSONSchema = Record<string, unknown>;
+
+/** Where a tool came from; built-ins win name clashes. */
+export type ToolSource = 'builtin' | 'mcp' | 'user';
+
+export type TextBlock = { type: 'text'; text: string };
+/** Base64 image data; mediaType like image/png. */
+export type ImageBlock = { type: 'image'; mediaType: string; data: string };
+export type ContentBlock = TextBlock | ImageBlock;
+
+/** What a tool call contributes to the history: content blocks plus the error flag. */
+export interface ToolResultContent {
+  content: ContentBlock[];
+  isError?: boolean;
+  /** MCP structuredContent or similar machine-readable payload, passed through untouched. */
+  structured?: unknown;
+}
+
+/** What the model sees, after budgets and hooks. Exactly one per tool call. */
+export interface ToolCallResult {
+  toolUseId: string;
+  toolName: string;
+  content: ContentBlock[];
+  isError: boolean;
+  structured?: unknown;
+  /** What a person sees (Tool.toDisplay), when the tool provides it. */
+  display?: string;
+  durationMs: number;
+}
+
+/** Record of a file the session has read, so writes can detect stale views. */
+export interface FileReadRecord {
+  path: string;
+  mtimeMs: number;
+  size: number;
+  /** sha256 hex of the whole file content at read time. */
+  hash: string;
+}
+
+export interface UserQuestion {
+  question: string;
+  options?: string[];
+  multiSelect?: boolean;
+}
+
+/** Asks a person; resolves null when nobody can answer (non-interactive run). */
+export type AskUser = (questions: UserQuestion[], signal: AbortSignal) => Promise<string[][] | null>;
+
+/** Per-session mutable state shared by tools: working directory, workspace roots, file views. */
+export interface SessionState {
+  id: string;
+  /** Folder for spill files and other session artefacts. */
+  dir: string;
+  /** Current working directory; Bash updates it when a command changes directory. */
+  cwd: string;
+  /** Folders tools may touch (the first is the project root). */
+  roots: string[];
+  fileState: Map<string, FileReadRecord>;
+  /** Hosts WebFetch may reach even when they resolve to private addresses (tests, intranets). */
+  allowedHosts?: string[];
+}
+
+export type ToolProgress = { message?: string; output?: string; progress?: number; total?: number };
+
+export interface ToolContext {
+  signal: AbortSignal;
+  session: SessionState;
+  toolUseId: string;
+  onProgress: (progress: ToolProgress) => void;
+  askUser?: AskUser;
+}
+
+/** Context for model-facing text that may depend on the session (e.g. cwd in a description). */
+export interface DescribeContext {
+  cwd: string;
+}
+
+export type ValidationResult = { ok: true } | { ok: false; message: string };
+
+export type PermissionBehavior = 'allow' | 'deny' | 'ask' | 'passthrough';
+
+/** A tool's own opinion about a call; the decision engine weighs it with rules and mode. */
+export interface PermissionCheck {
+  behavior: PermissionBehavior;
+  updatedInput?: Record<string, unknown>;
+  message?: string;
+  /** Rules that would allow calls like this one (e.g. `Bash(git log *)`), for "always allow". */
+  suggestions?: string[];
+}
+
+/** A file a call touches, so the permission engine can guard paths generically. */
+export interface TouchedPath {
+  path: string;
+  access: 'read' | 'write';
+}
+
+export interface ResultBudget {
+  /** Characters of text the model may receive from this call. */
+  maxChars: number;
+}
+
+export type InterruptBehavior = 'cancel' | 'block';
+
+export interface Tool<I = Record<string, unknown>, O = unknown> {
+  name: string;
+  aliases: readonly string[];
+  /** Extra words for ToolSearch. */
+  searchHint?: string;
+  source: ToolSource;
+  /** For MCP tools: the server name. */
+  server?: string;
+  /** Never deferred by ToolSearch. */
+  alwaysLoad?: boolean;
+
+  description: (ctx: DescribeContext) => string;
+  /** Guidelines added to the system prompt while the tool is active. */
+  prompt?: (ctx: DescribeContext) => string;
+  /** Standard Schema (e.g. zod) used for validation when present. */
+  inputSchema?: StandardSchemaV1<unknown, I>;
+  /** JSON Schema shown to models (derived from inputSchema for zod) and used by Ajv otherwise. */
+  inputJSONSchema: JSONSchema;
+  outputSchema?: JSONSchema;
+
+  isEnabled: () => boolean;
+  isReadOnly: (input: I) => boolean;
+  isConcurrencySafe: (input: I) => boolean;
+  isDestructive: (input: I) => boolean;
+  interruptBehavior: () => InterruptBehavior;
+
+  validateInput?: (input: I, ctx: ToolContext) => ValidationResult | Promise<ValidationResult>;
+  checkPermissions: (input: I, ctx: ToolContext) => PermissionCheck | Promise<PermissionCheck>;
+  /** Predicate over a rule's content, e.g. `git log *` for `Bash(git log *)`. */
+  permissionMatcher?: (input: I) => (ruleContent: string) => boolean;
+  /** Files this call reads or writes (for the path guard and path rules). */
+  touchedPaths?: (input: I, ctx: { cwd: string }) => TouchedPath[];
+  /** Key of the resource a call mutates; two calls with the same key never run at once. */
+  writeKey?: (input: I, ctx: { cwd: string }) => string | undefined;
+
+  call: (input: I, ctx: ToolContext) => Promise<O>;
+  toModel: (output: O, budget: ResultBudget) => ToolResultContent;
+  toDisplay?: (output: O) => string;
+  maxResultChars: number;
+}
+
+/** A tool whose input type is erased, as held by registries and pools. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance: any input type fits the pool
+export type AnyTool = Tool<any, any>;
+
+/** Thrown by a tool's call() for an expected failure; the message goes to the model as is. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
