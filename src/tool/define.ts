@@ -41,6 +41,7 @@ export interface ToolDefinition<I, O> {
   validateInput?: (input: I, ctx: ToolContext) => ValidationResult | Promise<ValidationResult>;
   checkPermissions?: (input: I, ctx: ToolContext) => PermissionCheck | Promise<PermissionCheck>;
   permissionMatcher?: (input: I) => (ruleContent: string) => boolean;
+  ruleParts?: (input: I) => I[];
   touchedPaths?: (input: I, ctx: { cwd: string }) => TouchedPath[];
   writeKey?: (input: I, ctx: { cwd: string }) => string | undefined;
   call: (input: I, ctx: ToolContext) => Promise<O>;
@@ -102,6 +103,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
     validateInput: def.validateInput,
     checkPermissions: def.checkPermissions ?? (() => ({ behavior: 'passthrough' })),
     permissionMatcher: def.permissionMatcher,
+    ruleParts: def.ruleParts,
     touchedPaths: def.touchedPaths,
     writeKey: def.writeKey,
     call: def.call,

@@ -135,6 +135,11 @@ export interface Tool<I = Record<string, unknown>, O = unknown> {
   checkPermissions: (input: I, ctx: ToolContext) => PermissionCheck | Promise<PermissionCheck>;
   /** Predicate over a rule's content, e.g. `git log *` for `Bash(git log *)`. */
   permissionMatcher?: (input: I) => (ruleContent: string) => boolean;
+  /**
+   * For compound inputs (a shell line with several commands): the parts rules must each cover.
+   * A deny rule matching any part denies the whole; an allow needs every part allowed.
+   */
+  ruleParts?: (input: I) => I[];
   /** Files this call reads or writes (for the path guard and path rules). */
   touchedPaths?: (input: I, ctx: { cwd: string }) => TouchedPath[];
   /** Key of the resource a call mutates; two calls with the same key never run at once. */
