@@ -1,5 +1,13 @@
 // Public library surface of wield.
 export * from './tool/types.js';
 export * from './tool/define.js';
+export { createSession, type SessionOptions } from './tool/session.js';
+export { ToolRegistry, type PoolOptions } from './registry/registry.js';
 export * from './pipeline/types.js';
+export { runToolCall } from './pipeline/run.js';
+export { createRuntime, type RuntimeOptions } from './pipeline/runtime.js';
+export { createBatch, runBatch, DEFAULT_MAX_CONCURRENCY, type Batch, type BatchOptions } from './scheduler/batch.js';
+export { applyBudget, splitHeadTail } from './results/budget.js';
+export { spillText } from './results/spill.js';
+export { allowAll, denyAll } from './permissions/policies.js';
 export * from './providers/types.js';

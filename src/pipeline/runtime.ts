@@ -1,0 +1,30 @@
+// Builds the RuntimeContext the pipeline needs from a registry and a session.
+import type { RuntimeContext } from './types.js';
+import type { ToolRegistry } from '../registry/registry.js';
+
+export type RuntimeOptions = Omit<RuntimeContext, 'resolveTool' | 'toolNames'> & { registry: ToolRegistry };
+
+export function createRuntime(options: RuntimeOptions): RuntimeContext {
+  const { registry, ...rest } = options;
+  return {
+    ...rest,
+    resolveTool: (name) => registry.get(name),
+    toolNames: () => registry.names(),
+  };
+}
+
+/** A UI callback that throws must never break the call path: events are best-effort. */
+export function withSafeEmit(rt: RuntimeContext): RuntimeContext {
+  const emit = rt.emit;
+  if (!emit) return rt;
+  return {
+    ...rt,
+    emit: (event) => {
+      try {
+        emit(event);
+      } catch {
+        // ignored on purpose: see above
+      }
+    },
+  };
+}

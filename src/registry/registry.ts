@@ -1,0 +1,87 @@
+// Registration by source, alias resolution, and the per-turn pool.
+import type { AnyTool, ToolSource } from '../tool/types.js';
+
+const SOURCE_RANK: Record<ToolSource, number> = { builtin: 0, mcp: 1, user: 2 };
+
+export interface PoolOptions {
+  /** True when a deny rule removes the tool whole (e.g. `deny: ["WebFetch"]`). */
+  isDeniedWhole?: (tool: AnyTool) => boolean;
+}
+
+export class ToolRegistry {
+  private readonly byName = new Map<string, AnyTool>();
+  private readonly aliasToName = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+
+  /**
+   * Registers a tool. On a name clash the higher-ranked source wins (builtin > mcp > user),
+   * so an MCP server can never shadow a built-in; an equal source replaces (re-registration).
+   */
+  register(tool: AnyTool): boolean {
+    const existing = this.byName.get(tool.name);
+    if (existing && SOURCE_RANK[existing.source] < SOURCE_RANK[tool.source]) return false;
+    if (existing) this.dropAliases(existing);
+    this.byName.set(tool.name, tool);
+    for (const alias of tool.aliases) {
+      if (!this.byName.has(alias)) this.aliasToName.set(alias, tool.name);
+    }
+    this.changed();
+    return true;
+  }
+
+  unregister(name: string): boolean {
+    const tool = this.byName.get(name);
+    if (!tool) return false;
+    this.byName.delete(name);
+    this.dropAliases(tool);
+    this.changed();
+    return true;
+  }
+
+  get(nameOrAlias: string): AnyTool | undefined {
+    return this.byName.get(nameOrAlias) ?? this.byName.get(this.aliasToName.get(nameOrAlias) ?? '');
+  }
+
+  /** Every registered tool in stable order: by source rank, then name. */
+  all(): AnyTool[] {
+    return [...this.byName.values()].sort(
+      (a, b) => SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+  }
+
+  names(): string[] {
+    return this.all().map((tool) => tool.name);
+  }
+
+  /**
+   * The tools a turn may offer: enabled, not removed whole by a deny rule, stable order
+   * (prompt caching depends on the same order turn after turn).
+   */
+  pool(options: PoolOptions = {}): AnyTool[] {
+    return this.all().filter((tool) => safeEnabled(tool) && !options.isDeniedWhole?.(tool));
+  }
+
+  /** Called after any change (MCP list_changed refreshes the ToolSearch index through it). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private dropAliases(tool: AnyTool): void {
+    for (const alias of tool.aliases) {
+      if (this.aliasToName.get(alias) === tool.name) this.aliasToName.delete(alias);
+    }
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function safeEnabled(tool: AnyTool): boolean {
+  try {
+    return tool.isEnabled();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,141 @@
+// A batch of calls from one model reply. Prepare each call in order, one at a time; execute
+// consecutive concurrency-safe calls together (capped), any other call alone; finalize and
+// commit in the model's order. Every call gets exactly one result, also on abort.
+import type { AnyTool, ToolCallResult } from '../tool/types.js';
+import type { RuntimeContext, ToolCallRequest } from '../pipeline/types.js';
+import { prepareCall, type PreparedCall, type ReadyCall } from '../pipeline/prepare.js';
+import { executeCall, finalizeCall, INTERRUPTED, type Execution } from '../pipeline/execute.js';
+import { errorContent, messageOf } from '../pipeline/outcome.js';
+import { withSafeEmit } from '../pipeline/runtime.js';
+import { Semaphore } from './semaphore.js';
+
+export const DEFAULT_MAX_CONCURRENCY = 10;
+
+export interface BatchOptions {
+  signal: AbortSignal;
+  maxConcurrency?: number;
+}
+
+export interface Batch {
+  /** Adds a call; a concurrency-safe one may start before later calls have arrived. */
+  push(call: ToolCallRequest): void;
+  /** No more calls will come; `results` resolves once all are committed. */
+  end(): void;
+  /** One result per pushed call, in push order. */
+  results: Promise<ToolCallResult[]>;
+}
+
+/** Pure: may this call share the execution slot with its concurrency-safe neighbours? */
+export function isConcurrencySafeCall(tool: AnyTool, input: Record<string, unknown>): boolean {
+  try {
+    return tool.isConcurrencySafe(input) === true;
+  } catch {
+    return false;
+  }
+}
+
+function writeKeyOf(call: ReadyCall): string | undefined {
+  try {
+    return call.tool.writeKey?.(call.input, { cwd: call.ctx.session.cwd });
+  } catch {
+    return undefined;
+  }
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+export function createBatch(runtime: RuntimeContext, options: BatchOptions): Batch {
+  const rt = withSafeEmit(runtime);
+  const { signal } = options;
+  const slots = new Semaphore(Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY));
+  const committed: ToolCallResult[] = [];
+  let prepareChain: Promise<unknown> = Promise.resolve();
+  let commitChain: Promise<unknown> = Promise.resolve();
+  // Execution order: `barrier` settles when the last exclusive call is done; `group` holds the
+  // safe calls started since, which the next exclusive call must wait for.
+  let barrier: Promise<unknown> = Promise.resolve();
+  let group: Promise<unknown>[] = [];
+  const writeLocks = new Map<string, Promise<unknown>>();
+  const interruptors = new Set<(execution: Execution) => void>();
+  signal.addEventListener('abort', () => {
+    for (const interrupt of interruptors) interrupt({ ok: false, result: errorContent(INTERRUPTED) });
+    interruptors.clear();
+  }, { once: true });
+  let ended = false;
+  let resolveResults: (results: ToolCallResult[]) => void = () => undefined;
+  const results = new Promise<ToolCallResult[]>((resolve) => (resolveResults = resolve));
+
+  function schedule(call: ReadyCall): Promise<Execution> {
+    const key = writeKeyOf(call);
+    const sameKey = key !== undefined ? writeLocks.get(key) : undefined;
+    let run: Promise<Execution>;
+    if (isConcurrencySafeCall(call.tool, call.input)) {
+      run = Promise.all([barrier, sameKey]).then(() => slots.run(() => runOne(call)));
+      group.push(run);
+    } else {
+      run = Promise.all([barrier, sameKey, ...group]).then(() => runOne(call));
+      barrier = run;
+      group = [];
+    }
+    if (key !== undefined) writeLocks.set(key, run);
+    return run;
+  }
+
+  async function runOne(call: ReadyCall): Promise<Execution> {
+    if (signal.aborted) return { ok: false, result: errorContent('Interrupted by the user before this call ran.') };
+    if (call.tool.interruptBehavior() === 'block') {
+      // A blocking tool finishes what it started even when the batch is aborted.
+      return executeCall({ ...call, ctx: { ...call.ctx, signal: NEVER_ABORTED } });
+    }
+    const running = executeCall(call);
+    if (signal.aborted) return { ok: false, result: errorContent(INTERRUPTED) };
+    // One abort listener per batch (see above), not one per call.
+    let interrupt: (execution: Execution) => void = () => undefined;
+    const aborted = new Promise<Execution>((resolve) => (interrupt = resolve));
+    interruptors.add(interrupt);
+    try {
+      return await Promise.race([running, aborted]);
+    } finally {
+      interruptors.delete(interrupt);
+    }
+  }
+
+  function push(request: ToolCallRequest): void {
+    if (ended) throw new Error('createBatch: push() after end()');
+    const index = committed.length;
+    committed.push(undefined as unknown as ToolCallResult); // reserve the slot in call order
+    const prepared: Promise<PreparedCall> = prepareChain.then(() => prepareCall(request, rt, signal));
+    prepareChain = prepared;
+    // Prepared promises resolve in call order, so schedule() sees calls in order too.
+    const executed = prepared.then((call) => (call.kind === 'ready' ? schedule(call) : undefined));
+    commitChain = Promise.all([prepared, executed, commitChain]).then(async ([call, execution]) => {
+      try {
+        committed[index] = await finalizeCall(call, execution, rt, signal);
+      } catch (error) {
+        // finalizeCall returns values; this guards the one-result-per-call promise against bugs.
+        committed[index] = {
+          toolUseId: request.id,
+          toolName: request.name,
+          content: [{ type: 'text', text: `The result of this call was lost to an internal error (${messageOf(error)}).` }],
+          isError: true,
+          durationMs: 0,
+        };
+      }
+    });
+  }
+
+  function end(): void {
+    if (ended) return;
+    ended = true;
+    void commitChain.then(() => resolveResults(committed));
+  }
+
+  return { push, end, results };
+}
+
+export async function runBatch(calls: ToolCallRequest[], rt: RuntimeContext, options: BatchOptions): Promise<ToolCallResult[]> {
+  const batch = createBatch(rt, options);
+  for (const call of calls) batch.push(call);
+  batch.end();
+  return batch.results;
+}
