@@ -11,3 +11,12 @@ export { applyBudget, splitHeadTail } from './results/budget.js';
 export { spillText } from './results/spill.js';
 export { allowAll, denyAll } from './permissions/policies.js';
 export * from './providers/types.js';
+export {
+  createProvider,
+  resolveProviderConfig,
+  sanitizeSchema,
+  DEFAULT_MODELS,
+  PROVIDER_NAMES,
+  type ProviderOptions,
+  type ResolvedProviderConfig,
+} from './providers/index.js';

@@ -1,0 +1,38 @@
+// Entry point of the providers: configuration, the factory, and the pieces others may reuse.
+import { resolveProviderConfig, type ProviderOptions } from './config.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, type RetryOptions } from './retry.js';
+import { ProviderError, type ModelProvider } from './types.js';
+
+export { DEFAULT_MODELS, PLACEHOLDER_API_KEY, PROVIDER_NAMES, resolveProviderConfig } from './config.js';
+export type { ProviderOptions, ResolvedProviderConfig } from './config.js';
+export { sanitizeSchema, type SchemaTarget } from './schema.js';
+export { RAW_ARGUMENTS_KEY } from './content.js';
+export * from './types.js';
+
+/**
+ * A provider for the options and environment. The SDK is imported only here, on first use, so
+ * commands that never talk to a model start fast. Throws ProviderError when nothing is configured.
+ */
+export async function createProvider(opts: ProviderOptions): Promise<ModelProvider> {
+  const config = resolveProviderConfig(opts);
+  if (!config.ok) throw new ProviderError(config.message);
+  const retry: RetryOptions = {
+    maxRetries: Math.max(0, opts.maxRetries ?? DEFAULT_MAX_RETRIES),
+    retryBaseMs: Math.max(0, opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS),
+  };
+  const target = { apiKey: config.apiKey, baseURL: config.baseURL };
+  switch (config.provider) {
+    case 'anthropic': {
+      const [sdk, { createAnthropicProvider }] = await Promise.all([import('@anthropic-ai/sdk'), import('./anthropic.js')]);
+      return createAnthropicProvider(sdk, target, retry);
+    }
+    case 'openai': {
+      const [sdk, { createOpenAIChatProvider }] = await Promise.all([import('openai'), import('./openai-chat.js')]);
+      return createOpenAIChatProvider(sdk, target, retry);
+    }
+    case 'openai-responses': {
+      const [sdk, { createOpenAIResponsesProvider }] = await Promise.all([import('openai'), import('./openai-responses.js')]);
+      return createOpenAIResponsesProvider(sdk, target, retry);
+    }
+  }
+}

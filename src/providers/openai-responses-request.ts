@@ -1,0 +1,75 @@
+// Neutral request → OpenAI Responses API parameters. Pure.
+import type OpenAI from 'openai';
+import type { ContentBlock } from '../tool/types.js';
+import { dataUrl, mergeTurns, toolInputJSON, toolResultText, type ToolResultPart } from './content.js';
+import { sanitizeSchema } from './schema.js';
+import type { Message, ModelRequest, ToolSpec } from './types.js';
+
+type Item = OpenAI.Responses.ResponseInputItem;
+type InputContent = OpenAI.Responses.ResponseInputText | OpenAI.Responses.ResponseInputImage;
+
+function inputContent(block: ContentBlock): InputContent {
+  return block.type === 'text'
+    ? { type: 'input_text', text: block.text }
+    : { type: 'input_image', image_url: dataUrl(block), detail: 'auto' };
+}
+
+/** function_call_output takes text, or a list with input_image items when the result has images. */
+function functionCallOutput(part: ToolResultPart): Item {
+  const hasImages = part.content.some((b) => b.type === 'image');
+  if (!hasImages) return { type: 'function_call_output', call_id: part.toolUseId, output: toolResultText(part) };
+  const items: OpenAI.Responses.ResponseFunctionCallOutputItemList = [];
+  const text = part.content.some((b) => b.type === 'text' && b.text !== '') || part.isError ? toolResultText(part) : undefined;
+  if (text !== undefined) items.push({ type: 'input_text', text });
+  for (const block of part.content) {
+    if (block.type === 'image') items.push({ type: 'input_image', image_url: dataUrl(block), detail: 'auto' });
+  }
+  return { type: 'function_call_output', call_id: part.toolUseId, output: items };
+}
+
+export function toResponsesInput(messages: readonly Message[]): Item[] {
+  const items: Item[] = [];
+  for (const message of mergeTurns(messages)) {
+    if (message.role === 'user') {
+      const plain: InputContent[] = [];
+      for (const part of message.content) {
+        if (part.type === 'tool_result') items.push(functionCallOutput(part));
+        else plain.push(inputContent(part));
+      }
+      if (plain.length > 0) items.push({ type: 'message', role: 'user', content: plain });
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === 'text') {
+        items.push({ type: 'message', role: 'assistant', content: part.text });
+      } else {
+        items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: toolInputJSON(part.input) });
+      }
+    }
+  }
+  return items;
+}
+
+export function toResponsesTools(tools: readonly ToolSpec[]): OpenAI.Responses.FunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: sanitizeSchema(tool.inputSchema, 'openai'),
+    // Strict mode needs every property required and additionalProperties false: not by default.
+    strict: false,
+  }));
+}
+
+export function toResponsesParams(request: ModelRequest): OpenAI.Responses.ResponseCreateParamsStreaming {
+  return {
+    model: request.model,
+    input: toResponsesInput(request.messages),
+    ...(request.system !== '' ? { instructions: request.system } : {}),
+    ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
+    ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
+    // The whole history is sent each turn, so nothing needs keeping server-side.
+    store: false,
+    stream: true,
+  };
+}

@@ -1,0 +1,104 @@
+// Script of a stand-in model server: one step per request, in order.
+
+export interface StandinToolCall {
+  /** Generated (stable per server) when left out. */
+  id?: string;
+  name: string;
+  /** A string is sent verbatim (so broken JSON can be scripted); an object is JSON-encoded. */
+  arguments: string | object;
+}
+
+export interface StandinUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** One model reply. */
+export interface ReplyStep {
+  text?: string;
+  toolCalls?: StandinToolCall[];
+  usage?: StandinUsage;
+  /**
+   * Wire stop value instead of the natural one: Anthropic stop_reason, Chat finish_reason, or for
+   * Responses an incomplete_details.reason (the response is then "incomplete").
+   */
+  stopReason?: string;
+  /** Wait before answering. */
+  delayMs?: number;
+  /** Wait between streamed chunks. */
+  chunkDelayMs?: number;
+  /** Streamed replies: destroy the socket after this many SSE chunks. */
+  cutAfterChunks?: number;
+}
+
+/** An HTTP error reply. */
+export interface FaultStep {
+  status: number;
+  /** JSON body; the dialect's error shape with a default message when left out. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+export type ScriptStep = ReplyStep | FaultStep;
+
+export type StandinDialect = 'anthropic' | 'openai' | 'openai-responses';
+
+/** Shapes of OpenAI-compatible servers other than OpenAI's own (Ollama, vLLM, llama.cpp…). */
+export interface OpenAIQuirks {
+  /** Every tool call whole, all in one chunk (Ollama). */
+  wholeToolCalls?: boolean;
+  /** No `id` on tool calls. */
+  omitIds?: boolean;
+  /** No `index` on tool call deltas. */
+  omitIndex?: boolean;
+  /** `arguments` as a JSON object rather than a string. */
+  objectArguments?: boolean;
+  /** finish_reason "stop" even when the reply has tool calls. */
+  finishReasonStop?: boolean;
+}
+
+export interface StandinOptions {
+  dialect: StandinDialect;
+  script: ScriptStep[];
+  /** Only for 'openai'. */
+  dialectQuirks?: OpenAIQuirks;
+  /** Model id reported in replies (default "standin-model"). */
+  model?: string;
+}
+
+export interface Standin {
+  /** Base URL for the SDK: the server root for Anthropic, `<root>/v1` for OpenAI. */
+  url: string;
+  /** Parsed JSON bodies of the model requests, in order. */
+  requests: unknown[];
+  /** Request headers, parallel to `requests`. */
+  headers: Record<string, string | string[] | undefined>[];
+  /** Replies the client stopped reading before they were complete. */
+  clientAborts(): number;
+  close(): Promise<void>;
+}
+
+/** A reply with defaults filled in, as the dialect writers get it. */
+export interface Reply {
+  text: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  inputTokens: number;
+  outputTokens: number;
+  stopReason?: string;
+  model: string;
+  /** Stable per server, for message and item ids. */
+  serial: number;
+}
+
+export interface DialectWriter {
+  /** Path the SDK posts to. */
+  path: string;
+  /** Appended to the server root to form the SDK base URL. */
+  urlSuffix: string;
+  /** SSE frames ("event:…\ndata:…\n\n") for a streamed reply. */
+  frames(reply: Reply, request: Record<string, unknown>, quirks: OpenAIQuirks): string[];
+  /** JSON body for a non-streamed reply. */
+  body(reply: Reply, quirks: OpenAIQuirks): unknown;
+  errorBody(status: number, message: string): unknown;
+}
