@@ -20,3 +20,6 @@ export {
   type ProviderOptions,
   type ResolvedProviderConfig,
 } from './providers/index.js';
+export * from './tools/index.js';
+export { guardPath } from './permissions/paths.js';
+export { checkAddress, resolveAndCheck, hostAllowed } from './permissions/network.js';

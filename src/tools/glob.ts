@@ -1,0 +1,80 @@
+// Glob: files matching a glob pattern, newest first; .gitignore respected; symlinks never lead
+// out of the search root.
+import fs from 'node:fs';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { isWithin } from '../permissions/paths.js';
+import { defineTool } from '../tool/define.js';
+import { ToolError } from '../tool/types.js';
+import { displayPath, resolveInWorkspace, touched } from './fs-util.js';
+import { IgnoreRules } from './ignore-rules.js';
+
+export const GLOB_MAX_RESULTS = 100;
+
+export const globInput = z.object({
+  pattern: z.string().min(1, 'pattern must be a non-empty glob, e.g. "**/*.ts"'),
+  path: z.string().optional().describe('Folder to search in (default: the working directory)'),
+});
+export type GlobInput = z.infer<typeof globInput>;
+
+export interface GlobOutput {
+  files: string[];
+  total: number;
+}
+
+/** Drops a match that is a symlink resolving outside the root (or dangling). */
+function staysInside(file: string, realRoot: string): boolean {
+  try {
+    return isWithin(fs.realpathSync(file), realRoot);
+  } catch {
+    return false;
+  }
+}
+
+export function globTool() {
+  return defineTool<GlobInput, GlobOutput>({
+    name: 'Glob',
+    source: 'builtin',
+    searchHint: 'find files by name pattern wildcard',
+    description:
+      `Finds files by glob pattern (e.g. "**/*.ts", "src/**/test_*.py"), sorted by modification time, newest first. ` +
+      `Respects .gitignore; includes hidden files. At most ${GLOB_MAX_RESULTS} paths are returned.`,
+    prompt: 'Use Glob (not find or ls in Bash) to find files by name.',
+    inputSchema: globInput,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    interruptBehavior: () => 'cancel',
+    touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
+    async call(input, ctx) {
+      const root = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');
+      if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new ToolError(`path ${JSON.stringify(input.path)} is not an existing folder. Use LS to find it.`);
+      }
+      if (path.isAbsolute(input.pattern) || input.pattern.split('/').includes('..')) {
+        throw new ToolError('pattern must be relative to path and must not contain ".."; set path to search another folder of the workspace.');
+      }
+      const matches = await glob(input.pattern, {
+        cwd: root,
+        dot: true,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        ignore: ['**/.git/**'],
+        expandDirectories: false,
+      });
+      const rules = new IgnoreRules(root);
+      const kept = matches
+        .filter((rel) => !rules.ignores(rel, false))
+        .map((rel) => path.join(root, rel))
+        .filter((file) => staysInside(file, root))
+        .map((file) => ({ file, mtimeMs: fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+        .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : 1));
+      return { files: kept.slice(0, GLOB_MAX_RESULTS).map((entry) => displayPath(entry.file, ctx.session.cwd)), total: kept.length };
+    },
+    toModel(output) {
+      if (output.total === 0) return { content: [{ type: 'text', text: 'No files found.' }] };
+      const notice = output.total > output.files.length ? `\n[Showing the ${output.files.length} newest of ${output.total} files. Use a narrower pattern or path to see others.]` : '';
+      return { content: [{ type: 'text', text: output.files.join('\n') + notice }] };
+    },
+  });
+}

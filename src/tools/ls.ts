@@ -1,0 +1,62 @@
+// LS: a folder as an indented tree, to a depth limit, folders marked with "/", .gitignore
+// respected, capped.
+import fs from 'node:fs';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { defineTool } from '../tool/define.js';
+import { ToolError } from '../tool/types.js';
+import { resolveInWorkspace, touched } from './fs-util.js';
+import { walk } from './walk.js';
+
+export const LS_MAX_DEPTH = 3;
+export const LS_MAX_ENTRIES = 1_000;
+
+export const lsInput = z.object({
+  path: z.string().optional().describe('Folder to list (default: the working directory)'),
+  ignore: z.array(z.string(), { error: 'ignore must be an array of glob patterns, e.g. ["*.log", "dist"]' }).optional().describe('Glob patterns of names or paths to leave out'),
+});
+export type LsInput = z.infer<typeof lsInput>;
+
+export interface LsOutput {
+  root: string;
+  lines: string[];
+  truncated: boolean;
+}
+
+export function lsTool() {
+  return defineTool<LsInput, LsOutput>({
+    name: 'LS',
+    source: 'builtin',
+    searchHint: 'list directory folder tree contents',
+    description: `Lists a folder as a tree (${LS_MAX_DEPTH} levels deep, folders end with "/"), respecting .gitignore, at most ${LS_MAX_ENTRIES} entries. ignore takes glob patterns to leave out.`,
+    prompt: 'Prefer Glob or Grep when you know what you are looking for.',
+    inputSchema: lsInput,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    interruptBehavior: () => 'cancel',
+    touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
+    async call(input, ctx) {
+      const root = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');
+      const stats = fs.statSync(root, { throwIfNoEntry: false });
+      if (!stats) throw new ToolError(`path ${JSON.stringify(input.path)} does not exist.`);
+      if (!stats.isDirectory()) throw new ToolError(`path ${JSON.stringify(input.path)} is a file, not a folder; use Read to see it.`);
+      const skip = input.ignore?.length ? picomatch(input.ignore, { basename: true, dot: true }) : undefined;
+      const lines: string[] = [];
+      let truncated = false;
+      for (const entry of walk(root, { maxDepth: LS_MAX_DEPTH, keep: (e) => !skip?.(e.rel) })) {
+        if (lines.length >= LS_MAX_ENTRIES) {
+          truncated = true;
+          break;
+        }
+        const name = entry.rel.slice(entry.rel.lastIndexOf('/') + 1);
+        lines.push(`${'  '.repeat(entry.depth)}${name}${entry.isDir ? '/' : ''}`);
+      }
+      return { root, lines, truncated };
+    },
+    toModel(output) {
+      const body = output.lines.length ? output.lines.join('\n') : '  (empty)';
+      const notice = output.truncated ? `\n[Listing stopped at ${LS_MAX_ENTRIES} entries. List a subfolder, or use Glob to find specific files.]` : '';
+      return { content: [{ type: 'text', text: `${output.root}/\n${body}${notice}` }] };
+    },
+  });
+}

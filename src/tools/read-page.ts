@@ -1,0 +1,125 @@
+// Reads one page of a text file in a single streaming pass: hashes the whole file (for the
+// session's file state), counts its lines, and keeps only the requested lines, clipped, so a
+// 100 MB file costs one buffer of memory, not 100 MB.
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+
+export interface PageOptions {
+  /** 1-based first line. */
+  offset: number;
+  limit: number;
+  /** Characters of numbered output after which the page ends early. */
+  maxChars: number;
+  /** Longer lines are clipped with a marker. */
+  maxLineChars: number;
+}
+
+export interface Page {
+  /** Formatted `cat -n` lines. */
+  text: string;
+  firstLine: number;
+  /** Last line included (firstLine - 1 when none). */
+  lastLine: number;
+  totalLines: number;
+  hash: string;
+  clippedLines: number;
+  /** The page ended at the character budget before `limit` lines. */
+  stoppedAtBudget: boolean;
+}
+
+const CHUNK = 1 << 20;
+
+/** `cat -n` style: right-aligned number, a tab, the line. */
+export function numberLine(n: number, line: string): string {
+  return `${String(n).padStart(6, ' ')}\t${line}`;
+}
+
+export function clipLine(line: string, max: number): { line: string; clipped: boolean } {
+  if (line.length <= max) return { line, clipped: false };
+  return { line: `${line.slice(0, max)}… [line clipped: ${(line.length - max).toLocaleString('en-US')} more characters]`, clipped: true };
+}
+
+export async function readPage(handle: FileHandle, options: PageOptions): Promise<Page> {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  const last = options.offset + options.limit - 1;
+  // Bytes kept per line: enough for maxLineChars characters of 4-byte UTF-8, plus the length.
+  const maxLineBytes = options.maxLineChars * 4;
+  const out: string[] = [];
+  let outChars = 0;
+  let lineNo = 1;
+  let current: Buffer[] = [];
+  let currentBytes = 0;
+  let currentTotal = 0;
+  let endLine = options.offset - 1;
+  let clippedLines = 0;
+  let stoppedAtBudget = false;
+  let sawBytesOnLastLine = false;
+
+  const keep = (n: number) => n >= options.offset && n <= last && !stoppedAtBudget;
+  const finishLine = () => {
+    if (keep(lineNo)) {
+      let text = Buffer.concat(current, currentBytes).toString('utf8').replace(/\r$/, '');
+      if (lineNo === 1 && text.startsWith('\uFEFF')) text = text.slice(1); // a BOM is not content
+      const tooLong = currentTotal > currentBytes; // bytes beyond the kept prefix exist
+      const clip = clipLine(text, options.maxLineChars);
+      if (tooLong && !clip.clipped) {
+        text = `${text}… [line clipped: about ${(currentTotal - currentBytes).toLocaleString('en-US')} more bytes]`;
+        clippedLines++;
+      } else {
+        text = clip.line;
+        if (clip.clipped) clippedLines++;
+      }
+      const formatted = numberLine(lineNo, text);
+      if (outChars + formatted.length + 1 > options.maxChars && out.length > 0) stoppedAtBudget = true;
+      else {
+        out.push(formatted);
+        outChars += formatted.length + 1;
+        endLine = lineNo;
+      }
+    }
+    current = [];
+    currentBytes = 0;
+    currentTotal = 0;
+  };
+
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    hash.update(chunk);
+    let start = 0;
+    while (start < bytesRead) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl === -1 ? bytesRead : nl;
+      if (keep(lineNo)) {
+        const room = maxLineBytes - currentBytes;
+        if (room > 0) {
+          // Copy: the read buffer is reused for the next chunk.
+          const piece = Buffer.from(chunk.subarray(start, Math.min(end, start + room)));
+          current.push(piece);
+          currentBytes += piece.length;
+        }
+      }
+      currentTotal += end - start;
+      sawBytesOnLastLine = end > start || nl !== -1;
+      if (nl === -1) break;
+      finishLine();
+      lineNo++;
+      sawBytesOnLastLine = false;
+      start = nl + 1;
+    }
+  }
+  // A final line without a newline still counts; a trailing newline does not start a new line.
+  if (sawBytesOnLastLine) finishLine();
+  const totalLines = sawBytesOnLastLine ? lineNo : lineNo - 1;
+  return {
+    text: out.join('\n'),
+    firstLine: options.offset,
+    lastLine: endLine,
+    totalLines,
+    hash: hash.digest('hex'),
+    clippedLines,
+    stoppedAtBudget,
+  };
+}
