@@ -2,7 +2,7 @@
 // with bounded memory (head + tail in memory, the full stream in a spill file).
 import fs from 'node:fs';
 import { z } from 'zod';
-import { analyzeBash, loadBashAnalyzer, matchBashRule } from '../permissions/bash/index.js';
+import { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from '../permissions/bash/index.js';
 import { guardPath } from '../permissions/paths.js';
 import { spillPath } from '../results/spill.js';
 import { defineTool } from '../tool/define.js';
@@ -111,6 +111,13 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
   return { text: parts.join('\n'), isError: failed };
 }
 
+/** Analyses made at validation, with the session's cwd; a later rewrite of the input falls back to the process cwd. */
+const analyses = new WeakMap<BashInput, BashAnalysis>();
+
+function analysisOf(input: BashInput): BashAnalysis {
+  return analyses.get(input) ?? analyzeBash(input.command);
+}
+
 export function bashTool(options: BashToolOptions = {}) {
   return defineTool<BashInput, BashOutput>({
     name: 'Bash',
@@ -124,19 +131,23 @@ export function bashTool(options: BashToolOptions = {}) {
       'Use Bash for builds, tests, git and other commands; use Read, Edit, Write, Grep and Glob for files instead of cat, sed, echo > or find. ' +
       'Quote paths with spaces. Chain dependent commands with &&. Give a short description.',
     inputSchema: bashInput,
-    isReadOnly: (input) => analyzeBash(input.command).readOnly,
-    isConcurrencySafe: (input) => analyzeBash(input.command).readOnly,
+    isReadOnly: (input) => analysisOf(input).readOnly,
+    isConcurrencySafe: (input) => analysisOf(input).readOnly,
     interruptBehavior: () => 'cancel',
-    async validateInput() {
+    async validateInput(input, ctx) {
       // The pipeline asks isReadOnly after validation; the analyser must be loaded by then.
       await loadBashAnalyzer();
+      // Paths in the command are judged from the session's cwd and roots (spill files included),
+      // which isReadOnly(input) alone cannot see.
+      const { cwd, roots, dir } = ctx.session;
+      analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir] }));
       return { ok: true };
     },
     checkPermissions: (input) =>
       input.sandbox === false && options.wrap
         ? { behavior: 'ask', message: 'This command asks to run outside the sandbox.' }
         : { behavior: 'passthrough' },
-    ruleParts: (input) => analyzeBash(input.command).commands.map((part: string) => ({ ...input, command: part })),
+    ruleParts: (input) => analysisOf(input).commands.map((part: string) => ({ ...input, command: part })),
     permissionMatcher: (input) => (content) => matchBashRule(content, input.command),
     maxResultChars: BASH_MAX_RESULT_CHARS,
     async call(input, ctx) {

@@ -1,0 +1,92 @@
+// Entry point: parse a command line with tree-sitter-bash and decide whether it is read-only.
+import path from 'node:path';
+import type { Node } from 'web-tree-sitter';
+import { isLoaded, parseBash } from './parser.js';
+import type { BashAnalysis, PathScope } from './types.js';
+import { walkStatement, type Analysis } from './walk.js';
+
+/** Nesting of `sh -c '…'` scripts the analyser follows before giving up. */
+const MAX_DEPTH = 4;
+
+/**
+ * Bash treats only space, tab and newline as blanks; tree-sitter also skips \r, \v, \f and Unicode
+ * spaces, so `git status\rrm` would look like two words. Such characters are refused outright.
+ */
+const FOREIGN_BLANKS = /[\x00-\x08\x0b-\x1f\x7f\u0085\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/u;
+
+/** Nodes whose text is not fully covered by child nodes (quoted text, here-documents). */
+const OPAQUE = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'heredoc_redirect', 'heredoc_body', 'comment', 'regex']);
+
+/**
+ * Text between sibling nodes must be blanks. A gap made only of backslash-newlines joins the two
+ * words in bash (`-\<newline>i` is `-i`) while tree-sitter splits them, so it is refused.
+ */
+function gapProblem(node: Node, source: string): string | undefined {
+  if (node.childCount === 0 || OPAQUE.has(node.type)) return undefined;
+  let pos = node.startIndex;
+  const children = node.children.filter((c): c is Node => c !== null);
+  for (let i = 0; i <= children.length; i++) {
+    const end = i < children.length ? children[i].startIndex : node.endIndex;
+    const gap = source.slice(pos, end);
+    if (gap !== '') {
+      const inside = i > 0 && i < children.length;
+      if (node.type === 'concatenation') return `\`${node.text}\` has a gap the shell would read differently`;
+      if (!/^(?:[ \t\n]|\\\n)*$/.test(gap)) return `\`${gap.trim()}\` is not understood`;
+      if (inside && /^(?:\\\n)+$/.test(gap)) return 'a backslash-newline joins two words';
+    }
+    if (i < children.length) {
+      const problem = gapProblem(children[i], source);
+      if (problem) return problem;
+      pos = children[i].endIndex;
+    }
+  }
+  return undefined;
+}
+
+function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis {
+  const notReadOnly = (reason: string, parseError?: boolean): BashAnalysis => ({
+    readOnly: false, reason, commands: a.commands.length ? a.commands : [command],
+    ...(parseError ? { parseError } : {}),
+  });
+  if (depth > MAX_DEPTH) return notReadOnly('shell scripts nested too deeply');
+  if (FOREIGN_BLANKS.test(command)) {
+    return notReadOnly('the command contains control or invisible characters that the shell and the analyser read differently');
+  }
+  const tree = parseBash(command);
+  if (!tree) return notReadOnly('the command could not be parsed', true);
+  try {
+    const root = tree.rootNode;
+    if (root.hasError) return notReadOnly('the command could not be parsed as shell syntax', true);
+    const gap = gapProblem(root, command);
+    if (gap) return notReadOnly(gap, true);
+    walkStatement(root, a);
+  } finally {
+    tree.delete();
+  }
+  if (a.reason) return notReadOnly(a.reason);
+  return { readOnly: true, reason: 'every command is a known read-only program with read-only arguments', commands: a.commands };
+}
+
+function newAnalysis(scope: PathScope, depth: number): Analysis {
+  return {
+    scope,
+    commands: [],
+    script(source, into) {
+      const inner = analyzeInto(source, newAnalysis(scope, depth + 1), depth + 1);
+      into.commands.push(...inner.commands);
+      return inner.readOnly ? undefined : inner.reason;
+    },
+  };
+}
+
+export function analyzeBash(command: string, opts: { cwd?: string; roots?: string[] } = {}): BashAnalysis {
+  if (!isLoaded()) return { readOnly: false, reason: 'analyzer not loaded', commands: [command] };
+  const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
+  const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
+  try {
+    return analyzeInto(command, newAnalysis({ cwd, roots }, 0), 0);
+  } catch (err) {
+    // The analyser must never throw into the permission engine; an internal failure is "not read-only".
+    return { readOnly: false, reason: `the analyser failed: ${err instanceof Error ? err.message : String(err)}`, commands: [command] };
+  }
+}

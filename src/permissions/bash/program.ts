@@ -1,0 +1,89 @@
+// The per-program model: which options a read-only program accepts, which of them are unsafe,
+// which arguments are file paths, and extra checks a program needs (sed scripts, git subcommands).
+import { getopt, type OptionSpec, type ParsedOption } from './getopt.js';
+import { checkPath } from './paths.js';
+import type { PathScope, Word } from './types.js';
+
+export interface Invocation {
+  name: string;
+  args: readonly Word[];
+  options: readonly ParsedOption[];
+  operands: readonly Word[];
+}
+
+export interface ProgramContext {
+  scope: PathScope;
+  /** Analyse a wrapped command (argv after a wrapper such as timeout); returns why it is not read-only. */
+  runArgv(words: readonly Word[]): string | undefined;
+  /** Analyse a shell script given as a string (`sh -c '…'`). */
+  runScript(script: string): string | undefined;
+  /** The spec of the program a command word names, if it is a known read-only program. */
+  program(word: Word): ProgramSpec | undefined;
+}
+
+export interface ProgramSpec extends OptionSpec {
+  /** Maps option keys to one canonical key (`--regexp` → `-e`), applied before the lookups below. */
+  alias?: Readonly<Record<string, string>>;
+  /** Options that make the program write, execute or reach the network: key → why. */
+  unsafe?: Readonly<Record<string, string>>;
+  /** Options whose value is a file path. */
+  pathOptions?: readonly string[];
+  /** Operands: file paths (default), plain data, or chosen by `paths`. */
+  operands?: 'paths' | 'data';
+  /** Picks the operands that are paths when only some are (grep's pattern is not). */
+  paths?: (inv: Invocation) => readonly Word[];
+  maxOperands?: { count: number; why: string };
+  /** Every argument is data, so run-time expansions are harmless (echo, test). */
+  dynamicArgs?: boolean;
+  /** The program parses no options at all. */
+  noOptions?: boolean;
+  /** Further checks; returns why the call is not read-only. */
+  check?: (inv: Invocation, ctx: ProgramContext) => string | undefined;
+}
+
+export function hasOption(inv: Invocation, ...keys: string[]): boolean {
+  return inv.options.some((o) => keys.includes(o.key));
+}
+
+export function optionValues(inv: Invocation, ...keys: string[]): Word[] {
+  return inv.options.filter((o) => keys.includes(o.key) && o.value).map((o) => o.value as Word);
+}
+
+/** Undefined when this call of a known program is read-only. */
+export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[], ctx: ProgramContext): string | undefined {
+  for (const arg of args) {
+    if (arg.brace) return `brace expansion in \`${arg.text}\` turns one word into several`;
+    if (arg.dynamic && !arg.procSub && !spec.dynamicArgs) {
+      return `\`${arg.text}\` is only known when the command runs, so \`${name}\` may get any argument`;
+    }
+    if (arg.leadingGlob && (spec.unsafe || spec.check)) {
+      return `glob \`${arg.text}\` may expand to a file name that \`${name}\` reads as an option`;
+    }
+  }
+  let options: ParsedOption[] = [];
+  let operands: Word[] = [...args];
+  if (!spec.noOptions) {
+    const parsed = getopt(args, spec);
+    if (!parsed.ok) return `${name}: ${parsed.reason}`;
+    options = parsed.options.map((o) => ({ ...o, key: spec.alias?.[o.key] ?? o.key }));
+    operands = parsed.operands;
+  }
+  for (const o of options) {
+    const why = spec.unsafe?.[o.key];
+    if (why) return `\`${name} ${o.word.text}\` ${why}`;
+  }
+  if (spec.maxOperands && operands.length > spec.maxOperands.count) return `\`${name}\`: ${spec.maxOperands.why}`;
+  const inv: Invocation = { name, args, options, operands };
+  for (const o of options) {
+    if (o.value && spec.pathOptions?.includes(o.key)) {
+      const problem = checkPath(o.value, ctx.scope);
+      if (problem) return problem;
+    }
+  }
+  const pathOperands = spec.paths ? spec.paths(inv) : spec.operands === 'data' ? [] : operands;
+  for (const w of pathOperands) {
+    const problem = checkPath(w, ctx.scope);
+    if (problem) return problem;
+  }
+  return spec.check?.(inv, ctx);
+}

@@ -1,0 +1,41 @@
+// Shared shapes of the Bash analyser.
+import type { Node } from 'web-tree-sitter';
+
+export interface BashAnalysis {
+  readOnly: boolean;
+  reason: string;
+  commands: string[];
+  parseError?: boolean;
+}
+
+/** One shell word after quote removal, with what the shell would still do to it at run time. */
+export interface Word {
+  /** Source text. */
+  text: string;
+  /** Value after quote and escape removal (expansions left as written). */
+  value: string;
+  /** An unquoted literal with no escapes: what a command name must be. */
+  plain: boolean;
+  /** Contains an expansion or substitution: the value is only known at run time. */
+  dynamic: boolean;
+  /** Is exactly a process substitution (`<(…)`): the value is a /dev/fd path to a pipe. */
+  procSub: boolean;
+  /** Unquoted glob characters. */
+  glob: boolean;
+  /** Unquoted glob at the very start, so it may expand to a name that starts with `-`. */
+  leadingGlob: boolean;
+  /** Unquoted tilde that the shell expands to a home folder. */
+  tilde: boolean;
+  /** Unquoted brace expansion (`{a,b}`, `{1..3}`): one word becomes several. */
+  brace: boolean;
+  /** Command and process substitutions inside the word, to analyse as commands. */
+  subs: Node[];
+  /** Syntax inside the word we do not accept, with why. */
+  problem?: string;
+}
+
+/** Where relative paths resolve and which folders are the workspace. */
+export interface PathScope {
+  cwd: string;
+  roots: string[];
+}

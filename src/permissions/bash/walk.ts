@@ -1,0 +1,188 @@
+// Walks the syntax tree: every statement, pipeline, list, subshell, substitution and redirection
+// must be read-only for the whole command to be. Anything not understood fails closed.
+import type { Node } from 'web-tree-sitter';
+import { checkEnvAssignment, programSpec, runArgv } from './command.js';
+import { checkPath } from './paths.js';
+import type { ProgramContext } from './program.js';
+import type { PathScope, Word } from './types.js';
+import { readWord } from './words.js';
+import { checkTest } from './test-command.js';
+
+export interface Analysis {
+  scope: PathScope;
+  commands: string[];
+  reason?: string;
+  /** Analyses a nested script (sh -c); returns why it is not read-only. */
+  script(source: string, into: Analysis): string | undefined;
+}
+
+function fail(a: Analysis, reason: string | undefined): void {
+  if (reason) a.reason ??= reason;
+}
+
+/** Node types that only group statements; their named children are statements or inert words. */
+const CONTAINERS = new Set([
+  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'do_group',
+  'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'case_statement', 'case_item',
+]);
+const WORDS = new Set([
+  'word', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'number', 'simple_expansion',
+  'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion', 'extglob_pattern',
+]);
+const NOT_READ_ONLY: Record<string, string> = {
+  variable_assignment: 'sets a shell variable',
+  variable_assignments: 'sets shell variables',
+  declaration_command: 'declares or exports shell variables',
+  unset_command: 'unsets shell variables or functions',
+  function_definition: 'defines a shell function',
+  for_statement: 'a for loop sets a shell variable',
+  c_style_for_statement: 'a for loop sets a shell variable',
+};
+
+/** Analyses the statements inside a word's substitutions; fails on unaccepted syntax. */
+export function walkWord(word: Word, a: Analysis): void {
+  fail(a, word.problem);
+  for (const sub of word.subs) {
+    for (const child of sub.namedChildren) if (child) walkStatement(child, a);
+  }
+}
+
+function contextFor(a: Analysis): ProgramContext {
+  return {
+    scope: a.scope,
+    runArgv: (words) => {
+      a.commands.push(words.map((w) => w.text).join(' '));
+      return runArgv(words, contextFor(a));
+    },
+    runScript: (source) => a.script(source, a),
+    program: programSpec,
+  };
+}
+
+function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
+  const words: Word[] = [];
+  const inner: Node[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child) continue;
+    const field = node.fieldNameForChild(i);
+    if (child.type === 'variable_assignment') {
+      fail(a, checkEnvAssignment(child));
+      const value = child.childForFieldName('value');
+      if (value) walkWord(readWord(value), a);
+    } else if (field === 'redirect') {
+      inner.push(child);
+    } else if (child.type === 'command_name') {
+      const nameNode = child.firstNamedChild;
+      if (nameNode) words.push(readWord(nameNode));
+    } else if (field === 'argument' && WORDS.has(child.type)) {
+      words.push(readWord(child));
+    } else if (child.type !== 'comment') {
+      fail(a, `\`${child.text}\` is shell syntax the analyser does not accept`);
+    }
+  }
+  const all = [...inner, ...redirects];
+  const text = [node.text, ...all.map(redirectText)].join(' ');
+  a.commands.push(text);
+  for (const w of words) walkWord(w, a);
+  for (const r of all) walkRedirect(r, a);
+  fail(a, runArgv(words, contextFor(a)));
+}
+
+function redirectText(node: Node): string {
+  if (node.type !== 'heredoc_redirect') return node.text;
+  return node.children.filter((c) => c && (c.type === '<<' || c.type === '<<-' || c.type === 'heredoc_start')).map((c) => c?.text).join('');
+}
+
+function isFd(node: Node | null, allowed: RegExp): boolean {
+  return !!node && node.type === 'number' && allowed.test(node.text);
+}
+
+function walkRedirect(node: Node, a: Analysis): void {
+  if (node.type === 'herestring_redirect') {
+    for (const child of node.namedChildren) if (child) walkWord(readWord(child), a);
+    return;
+  }
+  if (node.type === 'heredoc_redirect') {
+    for (const child of node.namedChildren) {
+      if (child?.type !== 'heredoc_body') continue;
+      for (const part of child.namedChildren) {
+        if (part && part.type !== 'heredoc_content') walkWord(readWord(part), a);
+      }
+    }
+    return;
+  }
+  if (node.type !== 'file_redirect') {
+    fail(a, `redirection \`${node.text}\` is not understood`);
+    return;
+  }
+  const op = node.children.find((c) => c && !c.isNamed)?.type ?? '';
+  const dest = node.childForFieldName('destination');
+  const word = dest ? readWord(dest) : undefined;
+  if (word) walkWord(word, a);
+  if (op === '<') {
+    const problem = word ? checkPath(word, a.scope) : 'input redirection without a file';
+    fail(a, problem ? `redirection \`${node.text}\`: ${problem}` : undefined);
+    return;
+  }
+  if ((op === '>&' || op === '<&') && isFd(dest, /^[012]$/)) return;
+  if (['>', '>>', '&>', '&>>', '>|', '>&'].includes(op) && word) {
+    if (!word.dynamic && word.value === '/dev/null') return;
+    // `> >(cmd)` feeds a process substitution: read-only when cmd is (walked above).
+    if (dest?.type === 'process_substitution') return;
+  }
+  fail(a, `redirection \`${node.text}\` writes a file`);
+}
+
+/** Walks the commands inside substitutions anywhere below `node` (so rules still see them). */
+function walkSubstitutions(node: Node, a: Analysis): void {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'command_substitution' || child.type === 'process_substitution') {
+      for (const inner of child.namedChildren) if (inner) walkStatement(inner, a);
+    } else {
+      walkSubstitutions(child, a);
+    }
+  }
+}
+
+export function walkStatement(node: Node, a: Analysis): void {
+  if (node.type === 'comment' || !node.isNamed) return;
+  if (node.type === 'command') {
+    walkSimple(node, [], a);
+    return;
+  }
+  if (node.type === 'redirected_statement') {
+    const body = node.childForFieldName('body');
+    const redirects = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+    if (body?.type === 'command') {
+      walkSimple(body, redirects, a);
+      return;
+    }
+    if (body) walkStatement(body, a);
+    else fail(a, `\`${node.text}\` redirects without a command (it truncates or creates the file)`);
+    for (const r of redirects) walkRedirect(r, a);
+    return;
+  }
+  if (node.type === 'test_command') {
+    fail(a, checkTest(node));
+    walkSubstitutions(node, a);
+    return;
+  }
+  if (node.type === 'compound_statement' && node.firstChild?.type === '((') {
+    fail(a, `arithmetic command \`${node.text}\` may assign variables`);
+    return;
+  }
+  if (CONTAINERS.has(node.type)) {
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (WORDS.has(child.type)) walkWord(readWord(child), a);
+      else walkStatement(child, a);
+    }
+    return;
+  }
+  const why = NOT_READ_ONLY[node.type];
+  a.commands.push(node.text);
+  walkSubstitutions(node, a);
+  fail(a, why ? `\`${node.text}\` ${why}` : `\`${node.text}\` is shell syntax the analyser does not accept`);
+}
