@@ -24,3 +24,4 @@ export * from './tools/index.js';
 export { guardPath } from './permissions/paths.js';
 export { checkAddress, resolveAndCheck, hostAllowed } from './permissions/network.js';
 export { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from './permissions/bash/index.js';
+export * from './sandbox/index.js';

@@ -1,0 +1,100 @@
+// Overhead of the Bash sandbox per command: the wrap (planning: stat the protected paths, scan
+// for .env files) plus bubblewrap's namespace setup, against the same command run directly in
+// the same run. Goal: median added time <= 20 ms for `true`, `ls`, `git status`.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createSandboxWrap, sandboxStatus } from '../src/sandbox/index.js';
+import { createSession } from '../src/tool/session.js';
+import type { ToolContext } from '../src/tool/types.js';
+
+const ROUNDS = 41;
+const GOAL_MS = 20;
+
+function runOnce(file: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    for (const fd of [1, 2, 3]) (child.stdio[fd] as Readable).resume();
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+function makeRepo(dir: string, files: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < files; i++) {
+    const sub = path.join(dir, `d${i % 50}`);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, `f${i}.txt`), `line ${i}\n`);
+  }
+  writeFileSync(path.join(dir, '.env'), 'TOKEN=x\n');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.invalid', ...args], { cwd: dir });
+  git('init', '-q', '.');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+}
+
+async function main(): Promise<void> {
+  const status = await sandboxStatus();
+  if (!status.available) {
+    console.log(JSON.stringify({ available: false, reason: status.reason }));
+    return;
+  }
+  const base = mkdtempSync(path.join(os.tmpdir(), 'wield-sandbox-bench-'));
+  try {
+    const small = path.join(base, 'small');
+    const large = path.join(base, 'large');
+    makeRepo(small, 20);
+    makeRepo(large, 5_000);
+    const figures: Record<string, unknown> = { bwrap: status.version, rounds: ROUNDS, goalMs: GOAL_MS };
+
+    for (const [label, ws] of [['small', small], ['large', large]] as const) {
+      const session = createSession({ cwd: ws, dir: path.join(base, `session-${label}`) });
+      const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
+      const wrap = createSandboxWrap({ enabled: true }, session);
+      const commands = label === 'small' ? ['true', 'ls', 'git status'] : ['git status'];
+      for (const command of commands) {
+        const argv = ['bash', '-c', command];
+        await runOnce('bash', argv.slice(1), ws); // warm the page cache and git's index
+        const direct: number[] = [];
+        const sandboxed: number[] = [];
+        const planning: number[] = [];
+        const added: number[] = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          const t0 = performance.now();
+          await runOnce('bash', argv.slice(1), ws);
+          const t1 = performance.now();
+          const wrapped = await wrap(argv, ctx, { command });
+          const t2 = performance.now();
+          await runOnce(wrapped.file, wrapped.args, ws);
+          const t3 = performance.now();
+          direct.push(t1 - t0);
+          planning.push(t2 - t1);
+          sandboxed.push(t3 - t1);
+          added.push(t3 - t1 - (t1 - t0));
+        }
+        const key = label === 'small' ? command : `${command} (5000 files)`;
+        figures[key] = {
+          directMedianMs: round(median(direct)),
+          sandboxedMedianMs: round(median(sandboxed)),
+          planMedianMs: round(median(planning)),
+          addedMedianMs: round(median(added)),
+          withinGoal: median(added) <= GOAL_MS,
+        };
+      }
+    }
+    console.log(JSON.stringify(figures, null, 2));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+await main();

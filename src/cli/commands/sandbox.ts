@@ -1,0 +1,131 @@
+// `wield sandbox status [--json]` and `wield doctor [--json]`: what this machine gives wield,
+// said plainly, so nobody assumes a protection that is not there. Heavy checks load on demand.
+import type { Command } from 'commander';
+import { access, constants } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../sandbox/index.js';
+import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { addJsonOption } from '../options.js';
+
+const NODE_MAJOR_REQUIRED = 20; // package.json "engines"
+
+export interface DoctorCheck {
+  name: string;
+  /** fail: wield cannot work as documented; warn: it works with less. */
+  level: 'ok' | 'warn' | 'fail';
+  detail: string;
+}
+
+export function register(program: Command): void {
+  const sandbox = program.command('sandbox').description('the Bash sandbox (bubblewrap)');
+  const status = addJsonOption(
+    sandbox.command('status').description('whether the sandbox can run here, what it protects, and why not (exit 1 when unavailable)'),
+  );
+  status.action(run(async (opts: { json?: boolean }) => {
+    const { settings, notes } = await sandboxSettings();
+    const s = await sandboxStatus(settings);
+    const report = { ...s, enabled: settings.enabled === true, autoAllowBash: settings.autoAllowBash === true, notes: [...notes, ...s.notes] };
+    await writeOut(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatSandboxStatus(report));
+    return s.available ? 0 : 1;
+  }));
+
+  const doctor = addJsonOption(program.command('doctor').description('check Node, the sandbox, ripgrep, the Bash parser and the model provider (exit 1 on a failure)'));
+  doctor.action(run(async (opts: { json?: boolean }) => {
+    const checks = await doctorChecks();
+    await writeOut(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+    return checks.some((c) => c.level === 'fail') ? 1 : 0;
+  }));
+}
+
+function run<A>(body: (opts: A) => Promise<number>): (opts: A) => Promise<void> {
+  return async (opts) => {
+    let code: number;
+    try {
+      code = await body(opts);
+    } catch (error) {
+      code = reportFailure(error);
+    }
+    await exitWith(code);
+  };
+}
+
+/** The merged `sandbox` settings of this folder; unreadable settings are a note, not a crash. */
+async function sandboxSettings(): Promise<{ settings: SandboxSettings; notes: string[] }> {
+  const [{ loadSettings, formatSettingsError }, { wieldHome }] = await Promise.all([
+    import('../../permissions/settings.js'),
+    import('../../agent/session-store.js'),
+  ]);
+  const loaded = await loadSettings({ cwd: process.cwd(), home: wieldHome() });
+  const notes = (loaded.errors ?? []).map((e) => `settings problem (ignored here): ${formatSettingsError(e)}`);
+  return { settings: loaded.settings.sandbox, notes };
+}
+
+export function formatSandboxStatus(report: SandboxStatus & { enabled: boolean; autoAllowBash: boolean }): string {
+  const lines = [
+    `sandbox: ${report.available ? 'available' : 'UNAVAILABLE'}${report.available ? `, ${report.enabled ? 'on' : 'off (turn on with --sandbox or "sandbox": {"enabled": true})'}` : ''}`,
+    `  ${report.reason}`,
+  ];
+  if (report.available) {
+    lines.push(`  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : 'ask as usual'}`);
+  }
+  const features = Object.entries(report.features).map(([name, ok]) => `${name} ${ok ? 'yes' : 'no'}`);
+  lines.push(`  features: ${features.join(', ')}`);
+  for (const note of report.notes) lines.push(`  note: ${note}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatChecks(checks: readonly DoctorCheck[]): string {
+  const width = Math.max(...checks.map((c) => c.name.length));
+  return `${checks.map((c) => `${c.level.toUpperCase().padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`).join('\n')}\n`;
+}
+
+export async function doctorChecks(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
+  return Promise.all([checkNode(), checkSandbox(), checkRipgrep(), checkBashParser(), checkProvider(env)]);
+}
+
+function checkNode(): DoctorCheck {
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= NODE_MAJOR_REQUIRED
+    ? { name: 'node', level: 'ok', detail: `v${process.versions.node}` }
+    : { name: 'node', level: 'fail', detail: `v${process.versions.node}; wield needs Node ${NODE_MAJOR_REQUIRED} or later` };
+}
+
+async function checkSandbox(): Promise<DoctorCheck> {
+  const { settings } = await sandboxSettings();
+  const s = await sandboxStatus(settings);
+  return { name: 'sandbox', level: s.available ? 'ok' : 'warn', detail: s.reason };
+}
+
+async function checkRipgrep(): Promise<DoctorCheck> {
+  try {
+    const { rgPath } = await import('@vscode/ripgrep');
+    await access(rgPath, constants.X_OK);
+    const { stdout } = await promisify(execFile)(rgPath, ['--version'], { timeout: 5_000 });
+    return { name: 'ripgrep', level: 'ok', detail: stdout.split('\n')[0] };
+  } catch (error) {
+    return { name: 'ripgrep', level: 'warn', detail: `not usable (${errorText(error)}); Grep falls back to its slower JavaScript search` };
+  }
+}
+
+async function checkBashParser(): Promise<DoctorCheck> {
+  try {
+    const { loadBashAnalyzer } = await import('../../permissions/bash/parser.js');
+    await loadBashAnalyzer();
+    return { name: 'bash parser', level: 'ok', detail: 'tree-sitter-bash WASM loaded' };
+  } catch (error) {
+    return { name: 'bash parser', level: 'fail', detail: `tree-sitter-bash could not load (${errorText(error)}); no Bash command can be proven read-only` };
+  }
+}
+
+async function checkProvider(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  const { resolveProviderConfig } = await import('../../providers/config.js');
+  const config = resolveProviderConfig({ env });
+  return config.ok
+    ? { name: 'provider', level: 'ok', detail: `${config.provider}, model ${config.model}${config.baseURL ? ` at ${config.baseURL}` : ''}` }
+    : { name: 'provider', level: 'warn', detail: config.message };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,53 @@
+// Tells the model when a failed command was probably stopped by the sandbox rather than by a
+// bug, and how to escalate. Pure: the Bash tool appends the note to a sandboxed result.
+
+interface Sign {
+  pattern: RegExp;
+  what: string;
+}
+
+// errno names as printed by Node (err.code) and strerror texts as printed by coreutils/libc.
+const SIGNS: readonly Sign[] = [
+  {
+    pattern: /^bwrap: /m,
+    what: 'the sandbox itself could not start (bubblewrap reported an error)',
+  },
+  {
+    // EBUSY: renaming onto or removing a protected path, which is a mount point in the sandbox.
+    pattern: /Read-only file system|\bEROFS\b|Device or resource busy|\bEBUSY\b/,
+    what: 'a write outside the writable folders (the workspace roots and $TMPDIR) or to a protected path (.git/hooks, .git/config, .wield/, .mcp.json) was refused',
+  },
+  {
+    pattern: /Permission denied|\bEACCES\b/,
+    what: 'a read of a hidden secret (such as ~/.ssh, ~/.aws or a .env file) was refused',
+  },
+  {
+    pattern: /Operation not permitted|\bEPERM\b/,
+    what: 'an operation was refused: inside the sandbox commands have no capabilities (chown, mount) and cannot open Unix sockets (which lead to services outside, such as Docker or D-Bus)',
+  },
+  {
+    pattern:
+      /Network is unreachable|\bENETUNREACH\b|Could not resolve host|Temporary failure in name resolution|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Name or service not known/i,
+    what: 'the network is off inside the sandbox',
+  },
+  {
+    pattern: /Connection refused|\bECONNREFUSED\b/,
+    what: "services on the host's localhost are unreachable (the sandbox has its own private loopback)",
+  },
+];
+
+/**
+ * A note for the model when `output` of a failed sandboxed command looks like a sandbox denial;
+ * undefined when the command succeeded or nothing points at the sandbox.
+ */
+export function explainSandboxFailure(output: string, exitCode: number): string | undefined {
+  // A zero exit with such words in the output is usually data (grep results), not a denial.
+  if (exitCode === 0) return undefined;
+  const hits = SIGNS.filter((sign) => sign.pattern.test(output)).map((sign) => sign.what);
+  if (hits.length === 0) return undefined;
+  return (
+    `[sandbox] This command ran in the sandbox, and the failure looks like the sandbox's doing: ${hits.join('; ')}. ` +
+    'If the command genuinely needs this access, retry it with "sandbox": false in the Bash input; ' +
+    'that run goes through the normal permission decision (the user may be asked, and it is denied when nobody can answer).'
+  );
+}
