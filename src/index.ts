@@ -25,3 +25,4 @@ export { guardPath } from './permissions/paths.js';
 export { checkAddress, resolveAndCheck, hostAllowed } from './permissions/network.js';
 export { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from './permissions/bash/index.js';
 export * from './sandbox/index.js';
+export * from './mcp/index.js';

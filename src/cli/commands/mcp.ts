@@ -1,0 +1,117 @@
+// `wield mcp list [--json]` (servers, state, tool counts, errors) and
+// `wield mcp serve [--http PORT] [--host H] [--token T]` (the pool as an MCP server).
+import os from 'node:os';
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { McpServerStatus } from '../../mcp/connection.js';
+import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
+
+interface ServeFlags extends CliFlags {
+  http?: number;
+  host?: string;
+  token?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InvalidArgumentError(`expected a port number 0-65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+function run(body: () => Promise<number>): () => Promise<void> {
+  return async () => {
+    let code: number;
+    try {
+      code = await body();
+    } catch (error) {
+      code = reportFailure(error);
+    }
+    await exitWith(code);
+  };
+}
+
+export function formatServerTable(servers: readonly McpServerStatus[]): string {
+  if (servers.length === 0) return 'No MCP servers configured (settings "mcpServers", .mcp.json, or --mcp-config).';
+  const header = ['SERVER', 'TRANSPORT', 'STATE', 'TOOLS', 'ERROR'];
+  const rows = servers.map((s) => [s.name, s.transport, s.state, String(s.toolCount), [s.error, ...s.toolErrors].filter(Boolean).join('; ')]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows].map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+async function listServers(flags: CliFlags): Promise<number> {
+  const cwd = process.cwd();
+  // Loaded on use: this module is imported when the CLI starts and must stay light.
+  const [{ loadSettings }, { loadMcpConfigs }, { McpManager }, { ToolRegistry }] = await Promise.all([
+    import('../../permissions/settings.js'),
+    import('../../mcp/load.js'),
+    import('../../mcp/manager.js'),
+    import('../../registry/registry.js'),
+  ]);
+  const loaded = await loadSettings({ cwd, trustProject: flags.trust });
+  const configs = loadMcpConfigs({ cwd, settings: loaded.settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig });
+  const manager = new McpManager();
+  manager.connectAll(configs.servers, { registry: new ToolRegistry(), logDir: path.join(os.tmpdir(), 'wield-mcp-list') });
+  try {
+    await manager.ready();
+    const servers = manager.list();
+    const configErrors = configs.errors.map((e) => ({ server: e.server, source: e.source, error: e.message }));
+    if (flags.json) {
+      await writeOut(`${JSON.stringify({ servers, configErrors, notes: configs.notes }, null, 2)}\n`);
+    } else {
+      for (const note of configs.notes) process.stderr.write(`wield: ${note}\n`);
+      for (const e of configErrors) process.stderr.write(`wield: MCP ${e.server} (${e.source}): ${e.error}\n`);
+      await writeOut(`${formatServerTable(servers)}\n`);
+    }
+    return servers.some((s) => s.state === 'failed') || configErrors.length > 0 ? 1 : 0;
+  } finally {
+    await manager.close();
+  }
+}
+
+/** Resolves when the process is asked to stop (or, for stdio, when the client hangs up). */
+function untilShutdown(stdio: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+    if (stdio) process.stdin.once('close', resolve);
+  });
+}
+
+async function serve(flags: ServeFlags): Promise<number> {
+  const { createCliRuntime } = await import('../runtime.js');
+  const { serveMcp } = await import('../../mcp/serve.js');
+  // stdout carries the protocol in stdio mode: everything for people goes to stderr.
+  const runtime = await createCliRuntime({ cwd: process.cwd(), flags, interactive: false });
+  try {
+    for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
+    const stdio = flags.http === undefined;
+    const handle = await serveMcp({
+      registry: runtime.registry,
+      rt: runtime.rt,
+      transport: stdio ? 'stdio' : { http: { port: flags.http as number, host: flags.host, token: flags.token ?? process.env.WIELD_MCP_TOKEN } },
+      deferral: { enabled: runtime.settings.toolSearch.enabled, cwd: runtime.session.cwd },
+    });
+    if (handle.url) process.stderr.write(`wield: MCP gateway listening on ${handle.url}\n`);
+    await untilShutdown(stdio);
+    await handle.close();
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
+export function register(program: Command): void {
+  const mcp = program.command('mcp').description('MCP servers: list the configured ones, or serve the tool pool as one');
+  const list = addJsonOption(addRuntimeOptions(mcp.command('list').description('configured MCP servers: state, tool counts, errors')));
+  list.action(run(() => listServers(list.optsWithGlobals<CliFlags>())));
+  const serveCommand = addRuntimeOptions(
+    mcp
+      .command('serve')
+      .description('serve the tool pool (built-ins, MCP servers, ToolSearch) over MCP: stdio, or Streamable HTTP with --http')
+      .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio (0 picks a free port)', parsePort)
+      .option('--host <host>', 'address to bind for --http (default 127.0.0.1; anything else needs --token)')
+      .option('--token <token>', 'bearer token clients must send (or set WIELD_MCP_TOKEN)'),
+  );
+  serveCommand.action(run(() => serve(serveCommand.optsWithGlobals<ServeFlags>())));
+}

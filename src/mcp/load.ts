@@ -1,0 +1,72 @@
+// Where MCP server entries come from: settings' `mcpServers`, the project's `.mcp.json` (only
+// when the project is trusted, since it names programs to run), and `--mcp-config`.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isHttpConfig, mergeConfigSets, parseServerRecord, type McpConfigSet, type McpServerConfig } from './config.js';
+
+export interface LoadMcpConfigsOptions {
+  cwd: string;
+  /** Merged settings; only `mcpServers` is read. */
+  settings?: { mcpServers?: unknown };
+  /** Whether the project may start the servers its `.mcp.json` names. */
+  trusted: boolean;
+  /** `--mcp-config`: a JSON string or the path of a JSON file. */
+  mcpConfigFlag?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export interface LoadedMcpConfigs extends McpConfigSet {
+  /** Things the user should know that are not errors (an untrusted project's file skipped). */
+  notes: string[];
+}
+
+function readJsonFile(file: string, source: string): { ok: true; value: unknown } | { ok: false; set: McpConfigSet } {
+  try {
+    return { ok: true, value: JSON.parse(readFileSync(file, 'utf8')) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, set: { servers: {}, errors: [{ server: '*', source, message: `cannot read ${file}: ${message}` }] } };
+  }
+}
+
+function fromFlag(flag: string, cwd: string, env: Record<string, string | undefined>): McpConfigSet {
+  const source = '--mcp-config';
+  const trimmed = flag.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return parseServerRecord(JSON.parse(trimmed), source, env);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { servers: {}, errors: [{ server: '*', source, message: `not valid JSON (${message}); pass a JSON object or a file path` }] };
+    }
+  }
+  const file = path.resolve(cwd, trimmed);
+  const read = readJsonFile(file, source);
+  return read.ok ? parseServerRecord(read.value, source, env) : read.set;
+}
+
+/** A stdio server's relative `cwd` means relative to the project. */
+function anchorCwd(set: McpConfigSet, cwd: string): McpConfigSet {
+  const servers: Record<string, McpServerConfig> = {};
+  for (const [name, config] of Object.entries(set.servers)) {
+    servers[name] = isHttpConfig(config) || config.cwd === undefined ? config : { ...config, cwd: path.resolve(cwd, config.cwd) };
+  }
+  return { servers, errors: set.errors };
+}
+
+export function loadMcpConfigs(options: LoadMcpConfigsOptions): LoadedMcpConfigs {
+  const env = options.env ?? process.env;
+  const notes: string[] = [];
+  const sets: McpConfigSet[] = [parseServerRecord(options.settings?.mcpServers, 'settings', env)];
+  const projectFile = path.join(options.cwd, '.mcp.json');
+  if (existsSync(projectFile)) {
+    if (options.trusted) {
+      const read = readJsonFile(projectFile, '.mcp.json');
+      sets.push(read.ok ? parseServerRecord(read.value, '.mcp.json', env) : read.set);
+    } else {
+      notes.push(`${projectFile} ignored: the project is not trusted, so its servers are not started`);
+    }
+  }
+  if (options.mcpConfigFlag !== undefined) sets.push(fromFlag(options.mcpConfigFlag, options.cwd, env));
+  return { ...anchorCwd(mergeConfigSets(...sets), options.cwd), notes };
+}

@@ -1,0 +1,52 @@
+// `wield mcp list` and `wield mcp serve` as processes (the command module bundled with its imports).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildEntry, FAULTY_SERVER, tempDir } from './helpers.js';
+
+const run = promisify(execFile);
+let cli: string;
+let home: string;
+let project: string;
+beforeAll(async () => {
+  cli = await buildEntry('cli-entry');
+  home = tempDir('home');
+  project = tempDir('project');
+});
+
+const config = JSON.stringify({
+  mcpServers: {
+    faulty: { command: process.execPath, args: [FAULTY_SERVER, '--invalid-schema'] },
+    old: { type: 'sse', url: 'http://127.0.0.1:1/sse' },
+  },
+});
+
+describe('wield mcp', () => {
+  it('list --json reports servers, state, tool counts and errors', async () => {
+    const result = await run(process.execPath, [cli, 'mcp', 'list', '--json', '--mcp-config', config], { cwd: project, env: { ...process.env, HOME: home } }).catch(
+      (error: { stdout: string; code: number }) => error,
+    );
+    const output = JSON.parse(result.stdout) as { servers: { name: string; state: string; toolCount: number; toolErrors: string[] }[]; configErrors: { server: string; error: string }[] };
+    expect(output.servers).toEqual([expect.objectContaining({ name: 'faulty', state: 'connected', toolCount: 8 })]);
+    expect(output.servers[0].toolErrors).toHaveLength(2);
+    expect(output.configErrors).toEqual([expect.objectContaining({ server: 'old', error: expect.stringMatching(/sse/) })]);
+  });
+
+  it('serve speaks MCP on stdio with the built-ins and the configured servers', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', 'serve', '--mcp-config', config], cwd: project, env: { PATH: process.env.PATH ?? '', HOME: home }, stderr: 'pipe' }),
+    );
+    try {
+      await expect
+        .poll(async () => (await client.listTools()).tools.map((tool) => tool.name), { timeout: 10_000 })
+        .toEqual(expect.arrayContaining(['Read', 'mcp__faulty__echo']));
+      const read = await client.callTool({ name: 'Read', arguments: { file_path: `${project}/missing.txt` } });
+      expect(read.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
