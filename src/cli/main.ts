@@ -1,3 +1,101 @@
 #!/usr/bin/env node
-// Placeholder entry; the CLI is assembled in src/cli/.
-console.log('wield');
+// The wield command line. Only commander and light modules load here: each command's body,
+// the SDKs, tree-sitter, MCP and the tools load through import() when a command runs.
+import { Command, Option } from 'commander';
+import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags } from './options.js';
+import { exitWith, reportFailure } from './exit.js';
+import { register as registerCheck } from './commands/check.js';
+import { register as registerMcp } from './commands/mcp.js';
+import { register as registerSandbox } from './commands/sandbox.js';
+
+const VERSION = '0.1.0';
+
+/** Runs a command body and exits with its code; failures become a message, never a stack trace. */
+function action(run: (...args: never[]) => Promise<number>): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    let code: number;
+    try {
+      code = await run(...(args as never[]));
+    } catch (error) {
+      code = reportFailure(error);
+    }
+    await exitWith(code);
+  };
+}
+
+/** A subcommand's own flags with the root's (e.g. `wield --allow X call ...`). */
+function flagsOf(command: Command): CliFlags {
+  return command.optsWithGlobals<CliFlags>();
+}
+
+function buildProgram(): Command {
+  const program = new Command('wield')
+    .description('A coding agent in your terminal, built on the wield tool runtime.\nRun `wield` for an interactive session or `wield -p "PROMPT"` for one answer.')
+    .version(VERSION)
+    .option('-p, --prompt <prompt>', 'run one prompt non-interactively and print the answer')
+    .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--resume <id>', 'continue a saved session (its id, as printed)')
+    .showHelpAfterError();
+  addModelOptions(program);
+  addRuntimeOptions(program);
+  program.action(
+    action(async () => {
+      const flags = program.opts<CliFlags>();
+      if (flags.prompt !== undefined) {
+        const { runOneShot } = await import('./oneshot.js');
+        return runOneShot(flags.prompt, flags);
+      }
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        process.stderr.write('wield: an interactive session needs a terminal; use -p "PROMPT" for one-shot runs.\n');
+        return 2;
+      }
+      const { runInteractive } = await import('./interactive.js');
+      return runInteractive(flags);
+    }),
+  );
+
+  const tools = addJsonOption(addRuntimeOptions(program.command('tools').description('list the tool pool: name, source, readOnly, concurrencySafe, destructive, deferred')));
+  tools.action(
+    action(async () => {
+      const { runTools } = await import('./commands/tools.js');
+      return runTools(flagsOf(tools));
+    }),
+  );
+
+  const call = addJsonOption(
+    addRuntimeOptions(
+      program
+        .command('call')
+        .description('run one tool call through the whole pipeline and print what the model would get (exit 1 when the result is an error)')
+        .argument('<tool>', 'tool name, e.g. Read')
+        .argument('<json>', 'the input as JSON, e.g. \'{"file_path": "README.md"}\''),
+    ),
+  );
+  call.action(
+    action(async (toolName: string, json: string) => {
+      const { runCall } = await import('./commands/call.js');
+      return runCall(toolName, json, flagsOf(call));
+    }),
+  );
+
+  const replay = addJsonOption(
+    addRuntimeOptions(
+      program
+        .command('replay')
+        .description("re-run a recorded session's tool calls through today's pipeline, offline, in a fresh temporary folder; report where results differ (exit 1 if any do)")
+        .argument('<session>', 'a session file (.jsonl), e.g. examples/demo-session.jsonl'),
+    ),
+  );
+  replay.action(
+    action(async (file: string) => {
+      const { runReplay } = await import('./commands/replay.js');
+      return runReplay(file, flagsOf(replay));
+    }),
+  );
+  registerCheck(program);
+  registerMcp(program);
+  registerSandbox(program);
+  return program;
+}
+
+await buildProgram().parseAsync(process.argv);

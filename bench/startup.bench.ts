@@ -1,0 +1,66 @@
+// Start-up: time from spawning `wield -p` to the first model request arriving at a local
+// stand-in server (median of 10 per provider), with a bare `node` start as the baseline.
+// Goal: ≤ 300 ms.
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startStandin, type StandinDialect } from '../test/support/standin/index.js';
+import { buildCli, cleanEnv, providerArgs, providerEnv, tempDir } from '../test/cli/helpers.js';
+
+const RUNS = 10;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function exited(child: ReturnType<typeof spawn>): Promise<void> {
+  return new Promise((resolve) => child.on('close', () => resolve()));
+}
+
+async function timeToFirstRequest(cli: string, dialect: StandinDialect): Promise<number[]> {
+  const standin = await startStandin({ dialect, script: Array.from({ length: RUNS }, () => ({ text: 'ok' })) });
+  const cwd = tempDir('wield-bench-cwd-');
+  const env = cleanEnv(tempDir('wield-bench-home-'), providerEnv(dialect, standin.url));
+  const times: number[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const before = standin.requests.length;
+      const started = performance.now();
+      const child = spawn(process.execPath, [cli, ...providerArgs(dialect), '-p', 'hi'], { cwd, env, stdio: 'ignore' });
+      const done = exited(child);
+      // The stand-in records a request when its body has arrived; poll at 1 ms resolution.
+      while (standin.requests.length === before) await sleep(1);
+      times.push(performance.now() - started);
+      await done;
+    }
+  } finally {
+    await standin.close();
+  }
+  return times;
+}
+
+async function bareNode(): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    await exited(spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }));
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+const { cli, cleanup } = await buildCli();
+try {
+  const figures: Record<string, unknown> = { runs: RUNS, goalMs: 300 };
+  for (const dialect of ['anthropic', 'openai', 'openai-responses'] as const) {
+    const times = await timeToFirstRequest(cli, dialect);
+    figures[`${dialect}_medianMs`] = Math.round(median(times));
+    figures[`${dialect}_runsMs`] = times.map(Math.round);
+  }
+  figures.bareNodeMedianMs = Math.round(median(await bareNode()));
+  console.log(JSON.stringify(figures, null, 2));
+} finally {
+  cleanup();
+}

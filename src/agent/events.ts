@@ -1,0 +1,37 @@
+// Typed events of the agent loop, for UIs, session logs and stream-json output.
+import type { ToolEvent } from '../pipeline/types.js';
+import type { AssistantPart, Message, StopReason, UserPart, Usage } from '../providers/types.js';
+
+export type AssistantMessage = { role: 'assistant'; content: AssistantPart[] };
+export type UserMessage = { role: 'user'; content: UserPart[] };
+
+/** Why the loop ended. */
+export type AgentStopReason = 'end_turn' | 'max_turns' | 'aborted' | 'error';
+
+export interface AgentResult {
+  /** The whole history, every tool_use paired with exactly one tool_result. */
+  messages: Message[];
+  /** Text of the last assistant reply. */
+  answer: string;
+  /** Model requests made. */
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+  stopReason: AgentStopReason;
+  /** Set when stopReason is 'error'. */
+  error?: string;
+}
+
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number }
+  | { type: 'text_delta'; text: string }
+  /** A tool call's arguments finished streaming; it is handed to the scheduler now. */
+  | { type: 'tool_call'; id: string; name: string; input: unknown }
+  | { type: 'assistant_message'; message: AssistantMessage }
+  /** The user message of tool_result parts appended after a turn's calls. */
+  | { type: 'tool_results'; message: UserMessage }
+  | { type: 'usage'; usage: Usage; total: Usage }
+  | { type: 'turn_end'; turn: number; stopReason: StopReason; toolCalls: number }
+  | { type: 'error'; message: string }
+  | { type: 'done'; result: AgentResult }
+  | ToolEvent;

@@ -1,0 +1,97 @@
+// A conversation as the CLI runs it: provider, runtime, session log and history, for one-shot
+// and interactive use alike.
+import { existsSync } from 'node:fs';
+import { resolveProviderConfig } from '../providers/config.js';
+import type { Message, ModelProvider } from '../providers/types.js';
+import type { AskPermission } from '../pipeline/types.js';
+import type { AgentEvent, AgentResult } from '../agent/events.js';
+import { runAgent, DEFAULT_MAX_TURNS } from '../agent/loop.js';
+import { messagesOf, readSession, SESSION_FORMAT_VERSION, SessionLog, sessionFile, sessionsDir } from '../agent/session-store.js';
+import { selectToolsForRequest } from '../search/defer.js';
+import { createCliRuntime, type CliRuntime } from './runtime.js';
+import { SetupError } from './setup-error.js';
+import type { CliFlags } from './options.js';
+
+export interface AgentSessionOptions {
+  cwd: string;
+  flags: CliFlags;
+  interactive: boolean;
+  askPermission?: AskPermission;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface AgentSession {
+  id: string;
+  runtime: CliRuntime;
+  provider: ModelProvider;
+  model: string;
+  log: SessionLog;
+  /** The history so far (grows with each send). */
+  messages: Message[];
+  send(prompt: string, signal: AbortSignal, onEvent?: (event: AgentEvent) => void): Promise<AgentResult>;
+  close(): Promise<void>;
+}
+
+export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
+  const env = options.env ?? process.env;
+  const { flags } = options;
+  // Checked first, so a missing model setup is reported before anything heavy loads.
+  const config = resolveProviderConfig({ provider: flags.provider, model: flags.model, baseURL: flags.baseUrl, env });
+  if (!config.ok) throw new SetupError(config.message);
+
+  let history: Message[] = [];
+  let file: string | undefined;
+  if (flags.resume !== undefined) {
+    try {
+      file = sessionFile(flags.resume, env);
+    } catch (error) {
+      throw new SetupError((error as Error).message);
+    }
+    if (!existsSync(file)) throw new SetupError(`No session "${flags.resume}" in ${sessionsDir(env)}; pass an id wield printed before (the file name without .jsonl).`);
+    history = messagesOf(readSession(file).records);
+  }
+
+  // The SDK loads while the tools and settings do: start-up is the longer of the two, not the sum.
+  const [runtime, provider] = await Promise.all([
+    createCliRuntime({ cwd: options.cwd, flags, interactive: options.interactive, sessionId: flags.resume, askPermission: options.askPermission, env }),
+    import('../providers/index.js').then(({ createProvider }) =>
+      createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
+    ),
+  ]);
+  const id = runtime.session.id;
+  const log = new SessionLog(file ?? sessionFile(id, env));
+  if (!file) {
+    log.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, cwd: runtime.session.cwd, createdAt: new Date().toISOString(), provider: config.provider, model: config.model });
+  }
+
+  const session: AgentSession = {
+    id,
+    runtime,
+    provider,
+    model: config.model,
+    log,
+    messages: history,
+    async send(prompt, signal, onEvent) {
+      const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
+      log.append({ type: 'message', message });
+      const result = await runAgent({
+        provider,
+        model: config.model,
+        messages: [...session.messages, message],
+        registry: runtime.registry,
+        rt: runtime.rt,
+        maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
+        selectTools: (pool, messages) => selectToolsForRequest(pool, messages, { cwd: runtime.session.cwd, enabled: runtime.settings.toolSearch.enabled }),
+        signal,
+        onEvent: (event) => {
+          log.record(event);
+          onEvent?.(event);
+        },
+      });
+      session.messages = result.messages;
+      return result;
+    },
+    close: () => runtime.close(),
+  };
+  return session;
+}

@@ -1,0 +1,117 @@
+// `wield check bash 'COMMAND' [--json]` and `wield check path PATH [--json]`: what the
+// permission engine and the path guard say under the active settings of this folder, without
+// running anything. The answer is data, so both exit 0.
+import type { Command } from 'commander';
+import type { PermissionDecision } from '../../pipeline/types.js';
+import type { ToolContext } from '../../tool/types.js';
+import { formatSettingsError, loadSettings, type LoadedSettings } from '../../permissions/settings.js';
+import { createPolicy } from '../../permissions/engine.js';
+import { guardPath, type PathVerdict } from '../../permissions/paths.js';
+import { wieldHome } from '../../agent/session-store.js';
+import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
+import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { SetupError } from '../setup-error.js';
+
+export interface BashCheck {
+  decision: PermissionDecision['behavior'];
+  readOnly: boolean;
+  reason: string;
+  commands: string[];
+}
+
+interface Workspace {
+  cwd: string;
+  home: string;
+  roots: string[];
+  loaded: LoadedSettings;
+}
+
+async function workspace(flags: CliFlags, cwd: string): Promise<Workspace> {
+  const home = wieldHome(process.env);
+  const loaded = await loadSettings({
+    cwd,
+    home,
+    flags: { allow: flags.allow, deny: flags.deny, permissionMode: flags.permissionMode },
+    trustProject: flags.trust,
+  });
+  if (loaded.errors?.length) {
+    throw new SetupError(`Settings could not be read; fix these and run again:\n${loaded.errors.map((e) => `  ${formatSettingsError(e)}`).join('\n')}`);
+  }
+  return { cwd, home, roots: [cwd, ...loaded.settings.permissions.additionalDirectories], loaded };
+}
+
+/** The engine's decision for one Bash command in the active mode, with no hook. */
+export async function checkBash(command: string, flags: CliFlags, cwd: string = process.cwd()): Promise<BashCheck> {
+  const ws = await workspace(flags, cwd);
+  const { settings } = ws.loaded;
+  // Heavy (tree-sitter WASM, the Bash tool): loaded only for this subcommand.
+  const [{ loadBashAnalyzer, analyzeBash }, { bashTool }, { createSession }] = await Promise.all([
+    import('../../permissions/bash/index.js'),
+    import('../../tools/bash.js'),
+    import('../../tool/session.js'),
+  ]);
+  await loadBashAnalyzer();
+  const session = createSession({ cwd, roots: ws.roots });
+  if (flags.sandbox) settings.sandbox.enabled = true;
+  let sandbox: { autoAllowBash: boolean; available: boolean } | undefined;
+  if (settings.sandbox.enabled && settings.sandbox.autoAllowBash) {
+    const { sandboxStatus } = await import('../../sandbox/index.js');
+    sandbox = { autoAllowBash: true, available: (await sandboxStatus(settings.sandbox)).available };
+  }
+  const tool = bashTool();
+  const input = { command };
+  const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'check', onProgress: () => {} };
+  const toolCheck = await tool.checkPermissions(input, ctx);
+  const policy = createPolicy({ settings, cwd, roots: ws.roots, home: ws.home, sandbox });
+  const decision = policy.decide({ tool, input, toolCheck, session });
+  const analysis = analyzeBash(command, { cwd, roots: ws.roots });
+  const suggestions = decision.suggestions?.length ? `; to allow it: ${decision.suggestions.join(' or ')}` : '';
+  return {
+    decision: decision.behavior,
+    readOnly: analysis.readOnly,
+    reason: `${decision.reason}${decision.rule ? '' : ` (${analysis.reason})`}${decision.behavior === 'ask' ? suggestions : ''}`,
+    commands: analysis.commands,
+  };
+}
+
+export async function checkPath(target: string, flags: CliFlags, cwd: string = process.cwd()): Promise<PathVerdict> {
+  const ws = await workspace(flags, cwd);
+  const { inside, resolved, reason } = guardPath(target, { cwd, roots: ws.roots });
+  return { inside, resolved, reason };
+}
+
+function run<A extends unknown[]>(body: (...args: A) => Promise<string>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    let code = 0;
+    try {
+      await writeOut(await body(...args));
+    } catch (error) {
+      code = reportFailure(error);
+    }
+    await exitWith(code);
+  };
+}
+
+export function register(program: Command): void {
+  const check = program.command('check').description('what the permission engine says, without running anything');
+  const bash = addJsonOption(
+    addRuntimeOptions(check.command('bash').description('decision for a shell command: {decision, readOnly, reason, commands}').argument('<command>', "the command, e.g. 'git log --oneline'")),
+  );
+  bash.action(
+    run(async (command: string) => {
+      const flags = bash.optsWithGlobals<CliFlags>();
+      const r = await checkBash(command, flags);
+      return flags.json ? `${JSON.stringify(r, null, 2)}\n` : `${r.decision}: ${r.reason}\n`;
+    }),
+  );
+  const file = addJsonOption(
+    addRuntimeOptions(check.command('path').description('whether a path is inside the workspace: {inside, resolved, reason}').argument('<path>', 'a file or folder path')),
+  );
+  file.action(
+    run(async (target: string) => {
+      const flags = file.optsWithGlobals<CliFlags>();
+      const r = await checkPath(target, flags);
+      return flags.json ? `${JSON.stringify(r, null, 2)}\n` : `${r.inside ? 'inside' : 'outside'}: ${r.resolved} (${r.reason})\n`;
+    }),
+  );
+}

@@ -1,0 +1,52 @@
+// `wield replay SESSION.jsonl [--json]`: re-runs a recorded session's tool calls through
+// today's pipeline in a fresh temporary workspace (standing in for the recorded cwd, so the
+// real project is never touched) and reports where results differ. Exit 0 when none differ.
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readSession } from '../../agent/session-store.js';
+import { replaySession, type CallComparison, type ReplayReport } from '../../agent/replay.js';
+import { createCliRuntime } from '../runtime.js';
+import type { CliFlags } from '../options.js';
+import { writeOut } from '../exit.js';
+import { SetupError } from '../setup-error.js';
+
+export function formatComparison(comparison: CallComparison): string {
+  const mark = comparison.status === 'same' ? '✓' : comparison.status === 'differs' ? '✗' : '?';
+  const head = `${mark} ${comparison.toolName} ${comparison.toolUseId}: ${comparison.status}`;
+  return comparison.diff ? `${head}\n${comparison.diff.trimEnd()}` : head;
+}
+
+export function formatReport(report: ReplayReport): string {
+  return `${report.calls.length} calls: ${report.same} same, ${report.differs} differ, ${report.unrecorded} without a recorded result`;
+}
+
+export async function runReplay(file: string, flags: CliFlags): Promise<number> {
+  let parsed;
+  try {
+    parsed = readSession(path.resolve(file));
+  } catch (error) {
+    throw new SetupError(`Cannot read the session file ${file}: ${(error as Error).message}`);
+  }
+  for (const problem of parsed.problems) process.stderr.write(`wield: ${file}: ${problem}\n`);
+  const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wield-replay-')));
+  const runtime = await createCliRuntime({ cwd: workspace, flags, interactive: false });
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort(new Error('interrupted by the user'));
+  process.on('SIGINT', onSigint);
+  try {
+    const report = await replaySession({
+      records: parsed.records,
+      workspace,
+      rt: runtime.rt,
+      signal: controller.signal,
+      onCall: flags.json ? undefined : (comparison) => process.stdout.write(`${formatComparison(comparison)}\n`),
+    });
+    await writeOut(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+    return report.differs > 0 ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await runtime.close();
+    await rm(workspace, { recursive: true, force: true });
+  }
+}

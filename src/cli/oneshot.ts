@@ -1,0 +1,65 @@
+// `wield -p PROMPT`: one prompt, no person to ask (an `ask` becomes a deny that names the rule
+// that would allow it), the answer printed as text, one JSON object, or JSON lines of events.
+import type { AgentEvent, AgentResult } from '../agent/events.js';
+import { openAgentSession } from './agent-session.js';
+import type { CliFlags, OutputFormat } from './options.js';
+import { writeOut } from './exit.js';
+
+export interface OneShotSummary {
+  answer: string;
+  turns: number;
+  toolCalls: number;
+  usage: AgentResult['usage'];
+  sessionId: string;
+  isError: boolean;
+  stopReason: AgentResult['stopReason'];
+  error?: string;
+}
+
+export function summarize(result: AgentResult, sessionId: string): OneShotSummary {
+  return {
+    answer: result.answer,
+    turns: result.turns,
+    toolCalls: result.toolCalls,
+    usage: result.usage,
+    sessionId,
+    isError: result.stopReason !== 'end_turn',
+    stopReason: result.stopReason,
+    error: result.error,
+  };
+}
+
+export async function runOneShot(prompt: string, flags: CliFlags): Promise<number> {
+  const format: OutputFormat = flags.outputFormat ?? 'text';
+  const session = await openAgentSession({ cwd: process.cwd(), flags, interactive: false });
+  for (const notice of session.runtime.notices) process.stderr.write(`wield: ${notice}\n`);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts >= 2) process.exit(130);
+    controller.abort(new Error('interrupted by the user'));
+  };
+  process.on('SIGINT', onSigint);
+  const onEvent = format === 'stream-json' ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(streamEvent(event, session.id))}\n`) : undefined;
+  try {
+    const result = await session.send(prompt, controller.signal, onEvent);
+    const summary = summarize(result, session.id);
+    if (format === 'json') await writeOut(`${JSON.stringify(summary)}\n`);
+    else if (format === 'stream-json') await writeOut(`${JSON.stringify({ type: 'result', ...summary })}\n`);
+    else {
+      if (result.answer !== '') await writeOut(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
+      if (summary.isError) process.stderr.write(`wield: ${result.error ?? `stopped (${result.stopReason})`}\n`);
+    }
+    return summary.isError ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await session.close();
+  }
+}
+
+/** Events as JSON lines; `done` is replaced by the final result line. */
+function streamEvent(event: AgentEvent, sessionId: string): unknown {
+  if (event.type === 'done') return { type: 'done', sessionId, stopReason: event.result.stopReason };
+  return event;
+}

@@ -1,0 +1,73 @@
+// The permission prompt: what a person sees (tool, input — the command, or a diff for file
+// writes — and the reason) and how their answer is read. Pure; the terminal is in interactive.ts.
+import { createTwoFilesPatch } from 'diff';
+import type { PermissionDecision } from '../pipeline/types.js';
+import { callSummary } from './summary.js';
+
+export type PermissionReply =
+  | { kind: 'yes' }
+  | { kind: 'no'; message?: string }
+  /** Always for this session. */
+  | { kind: 'session' }
+  /** Always, saved to the project's settings. */
+  | { kind: 'project' }
+  | { kind: 'invalid' };
+
+/**
+ * `y` / `n [message]` / `a` (always, this session) / `A` (always, saved). Case matters only
+ * for a/A; words like "yes" and "no" work too.
+ */
+export function parsePermissionReply(line: string): PermissionReply {
+  const text = line.trim();
+  if (text === 'a') return { kind: 'session' };
+  if (text === 'A') return { kind: 'project' };
+  const match = /^(y|yes|n|no)\b[\s:,-]*(.*)$/is.exec(text);
+  if (!match) return { kind: 'invalid' };
+  if (match[1].toLowerCase().startsWith('y')) return { kind: 'yes' };
+  const message = match[2].trim();
+  return message ? { kind: 'no', message } : { kind: 'no' };
+}
+
+export interface PromptView {
+  toolName: string;
+  input: Record<string, unknown>;
+  decision: PermissionDecision;
+  /** Current content of the file a Write replaces (read by the caller), for the diff. */
+  currentContent?: string;
+}
+
+/** The diff or command a person needs to judge the call. */
+export function describeInput(view: PromptView): string {
+  const { toolName, input } = view;
+  const file = typeof input.file_path === 'string' ? input.file_path : undefined;
+  if (toolName === 'Edit' && file && typeof input.old_string === 'string' && typeof input.new_string === 'string') {
+    return patch(file, input.old_string, input.new_string);
+  }
+  if (toolName === 'Write' && file && typeof input.content === 'string') {
+    return patch(file, view.currentContent ?? '', input.content);
+  }
+  if (typeof input.command === 'string') return `  $ ${input.command}`;
+  return `  ${JSON.stringify(input, null, 2).split('\n').join('\n  ')}`;
+}
+
+function patch(file: string, before: string, after: string): string {
+  // The header lines name the file twice; one line is enough for a person.
+  const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }).split('\n');
+  return [`  ${file}`, ...lines.slice(4).filter((line) => line !== '\\ No newline at end of file').map((line) => `  ${line}`)].join('\n').trimEnd();
+}
+
+/** The rules an "always" answer adds: the policy's suggestions (never a blanket rule for a tool that takes content rules). */
+export function alwaysRules(decision: PermissionDecision): string[] {
+  return decision.suggestions ?? [];
+}
+
+export function renderPrompt(view: PromptView): string {
+  const rules = alwaysRules(view.decision);
+  const always = rules.length > 0 ? ` · a = always this session · A = always (saves ${rules.join(', ')})` : '';
+  return [
+    `? Allow ${callSummary(view.toolName, view.input)}`,
+    describeInput(view),
+    `  Reason: ${view.decision.reason}`,
+    `  [y] yes · [n] no (optionally: n <message to the model>)${always}`,
+  ].join('\n');
+}

@@ -1,0 +1,124 @@
+// The one place the CLI wires the runtime together: settings → tools (built-ins, MCP,
+// ToolSearch) → policy and hooks → RuntimeContext. Heavy modules load here, on first use.
+import { formatSettingsError, loadSettings, type WieldSettings } from '../permissions/settings.js';
+import { createPolicy, type SandboxOption, type WieldPolicy } from '../permissions/engine.js';
+import { createSandboxWrap, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
+import { ToolRegistry } from '../registry/registry.js';
+import { createRuntime } from '../pipeline/runtime.js';
+import type { AskPermission, RuntimeContext } from '../pipeline/types.js';
+import type { AskUser, SessionState } from '../tool/types.js';
+import { createSession } from '../tool/session.js';
+import { builtinTools } from '../tools/index.js';
+import { hooksFromSettings } from '../hooks/settings.js';
+import { ToolIndex } from '../search/tool-index.js';
+import { createToolSearchTool } from '../search/tool.js';
+import { loadMcpConfigs } from '../mcp/load.js';
+import { sessionArtefactsDir, wieldHome } from '../agent/session-store.js';
+import type { CliFlags } from './options.js';
+import { SetupError } from './setup-error.js';
+
+export interface CliRuntimeOptions {
+  cwd: string;
+  flags: CliFlags;
+  interactive: boolean;
+  /** Reuse a session id (resume); a new one otherwise. */
+  sessionId?: string;
+  askPermission?: AskPermission;
+  askUser?: AskUser;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CliRuntime {
+  settings: WieldSettings;
+  registry: ToolRegistry;
+  session: SessionState;
+  policy: WieldPolicy;
+  rt: RuntimeContext;
+  /** Things to tell the person (skipped project files, MCP config problems). */
+  notices: string[];
+  /** Resolves once every MCP server's first connection attempt has settled. */
+  mcpReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliRuntime> {
+  const env = options.env ?? process.env;
+  const home = wieldHome(env);
+  const { flags } = options;
+  const loaded = await loadSettings({
+    cwd: options.cwd,
+    home,
+    flags: { allow: flags.allow, deny: flags.deny, permissionMode: flags.permissionMode },
+    trustProject: flags.trust,
+  });
+  if (loaded.errors?.length) {
+    throw new SetupError(`Settings could not be read; fix these and run again:\n${loaded.errors.map((e) => `  ${formatSettingsError(e)}`).join('\n')}`);
+  }
+  const { settings } = loaded;
+  if (flags.sandbox) settings.sandbox.enabled = true;
+  const notices: string[] = [];
+
+  const session = createSession({
+    cwd: options.cwd,
+    roots: [options.cwd, ...settings.permissions.additionalDirectories],
+    id: options.sessionId,
+  });
+  session.dir = sessionArtefactsDir(session.id, env);
+  const sandbox = settings.sandbox.enabled ? await sandboxFor(settings, session, home, notices) : undefined;
+
+  const registry = new ToolRegistry();
+  for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap } })) registry.register(tool);
+  // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable.
+  const index = new ToolIndex();
+  const syncIndex = (): void => index.sync(registry.all());
+  registry.register(createToolSearchTool(() => index));
+  syncIndex();
+  const stopSync = registry.onChange(syncIndex);
+
+  const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox?.option });
+
+  const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env });
+  notices.push(...mcpConfigs.notes, ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`));
+  let closeMcp = async (): Promise<void> => undefined;
+  let mcpReady = async (): Promise<void> => undefined;
+  if (Object.keys(mcpConfigs.servers).length > 0) {
+    // The MCP SDK is heavy: loaded only when a server is configured, connected in the background.
+    const { McpManager } = await import('../mcp/manager.js');
+    const manager = new McpManager();
+    manager.connectAll(mcpConfigs.servers, { registry, logDir: session.dir });
+    closeMcp = () => manager.close();
+    mcpReady = () => manager.ready();
+  }
+
+  const rt = createRuntime({
+    registry,
+    session,
+    policy,
+    hooks: hooksFromSettings(settings.hooks, { cwd: session.cwd, env }),
+    askPermission: options.askPermission,
+    askUser: options.askUser,
+  });
+  return {
+    settings,
+    registry,
+    session,
+    policy,
+    rt,
+    notices,
+    mcpReady,
+    async close() {
+      stopSync();
+      await closeMcp();
+    },
+  };
+}
+
+/** The Bash wrapper and the policy's view of the sandbox; an unusable sandbox is said, not hidden. */
+async function sandboxFor(settings: WieldSettings, session: SessionState, home: string, notices: string[]): Promise<{ wrap: SandboxWrap; option: SandboxOption }> {
+  const status = await sandboxStatus(settings.sandbox);
+  if (!status.available) notices.push(`sandbox unavailable: ${status.reason}; Bash commands will ask before running`);
+  return {
+    wrap: createSandboxWrap(settings.sandbox, session, { home }),
+    option: { autoAllowBash: settings.sandbox.autoAllowBash ?? true, available: status.available },
+  };
+}

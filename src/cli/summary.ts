@@ -1,0 +1,35 @@
+// One-line summaries of tool calls and their results, for people (never the raw output).
+import type { ToolCallResult } from '../tool/types.js';
+import { textBlocks } from '../agent/history.js';
+
+const MAX_LINE = 100;
+
+/** The argument that says most about a call, per the built-in tools' parameter names. */
+const KEY_PARAMS = ['command', 'file_path', 'pattern', 'url', 'query', 'path', 'questions'];
+
+export function clip(text: string, max = MAX_LINE): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** `Bash(ls -la)`, `Read(/x/y.ts)`, or the name with compact JSON for other tools. */
+export function callSummary(name: string, input: unknown): string {
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    const record = input as Record<string, unknown>;
+    const key = KEY_PARAMS.find((k) => typeof record[k] === 'string');
+    if (key) return `${name}(${clip(String(record[key]), MAX_LINE - name.length - 2)})`;
+    return `${name}(${clip(JSON.stringify(input), MAX_LINE - name.length - 2)})`;
+  }
+  return `${name}(${clip(String(input), MAX_LINE - name.length - 2)})`;
+}
+
+export function resultSummary(result: ToolCallResult): string {
+  const seconds = result.durationMs >= 1000 ? ` · ${(result.durationMs / 1000).toFixed(1)}s` : '';
+  const text = result.display ?? textBlocks(result.content);
+  if (result.isError) return `error: ${clip(text.split('\n').find((line) => line.trim() !== '') ?? 'failed')}${seconds}`;
+  const images = result.content.filter((block) => block.type === 'image').length;
+  const lines = text === '' ? 0 : text.split('\n').length;
+  const parts = [lines === 1 ? clip(text, 60) : `${lines} lines`];
+  if (images > 0) parts.push(`${images} image${images === 1 ? '' : 's'}`);
+  return `${parts.join(', ')}${seconds}`;
+}

@@ -1,0 +1,59 @@
+// Asking a person in the terminal to approve a call (y / n / a / A), over a readline interface.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Interface } from 'node:readline';
+import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
+import type { WieldPolicy } from '../permissions/engine.js';
+import { persistRule } from '../permissions/persist.js';
+import { alwaysRules, parsePermissionReply, renderPrompt } from './permission-prompt.js';
+
+/** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
+const MAX_DIFF_BYTES = 256 * 1024;
+
+function question(rl: Interface, text: string, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    rl.question(text, { signal }, resolve);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+function currentContent(filePath: unknown, cwd: string): string | undefined {
+  if (typeof filePath !== 'string') return undefined;
+  const file = path.resolve(cwd, filePath);
+  try {
+    return statSync(file).size <= MAX_DIFF_BYTES ? readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface TerminalAskOptions {
+  rl: Interface;
+  policy: WieldPolicy;
+  cwd: string;
+  write: (text: string) => void;
+}
+
+export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
+  const { rl, policy, cwd, write } = options;
+  return async (request, signal): Promise<PermissionAnswer> => {
+    const view = { toolName: request.tool.name, input: request.input, decision: request.decision, currentContent: currentContent(request.input.file_path, cwd) };
+    write(`\n${renderPrompt(view)}\n`);
+    const rules = alwaysRules(request.decision);
+    for (;;) {
+      const reply = parsePermissionReply(await question(rl, '> ', signal));
+      if (reply.kind === 'yes') return { allow: true };
+      if (reply.kind === 'no') return { allow: false, message: reply.message };
+      if ((reply.kind === 'session' || reply.kind === 'project') && rules.length > 0) {
+        if (reply.kind === 'project') {
+          for (const rule of rules) await persistRule(cwd, rule);
+          write(`  saved to .wield/settings.local.json: ${rules.join(', ')}\n`);
+        }
+        policy.addSessionRules(rules);
+        return { allow: true, remember: { rules, scope: reply.kind } };
+      }
+      write(rules.length > 0 ? '  answer y, n, a or A\n' : '  no rule can cover this call; answer y or n\n');
+    }
+  };
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildCli, cleanEnv, runCli, tempDir } from './helpers.js';
+
+let cli: string;
+let cleanup: () => void;
+beforeAll(async () => ({ cli, cleanup } = await buildCli()));
+afterAll(() => cleanup?.());
+
+const DEMO = path.resolve('examples/demo-session.jsonl');
+
+function place() {
+  const cwd = tempDir('wield-cmd-cwd-');
+  const home = tempDir('wield-cmd-home-');
+  return { cwd, home, env: cleanEnv(home) };
+}
+
+describe('wield tools', () => {
+  it('lists the pool with flags evaluated for an empty input', async () => {
+    const { cwd, env } = place();
+    const run = await runCli(cli, ['tools', '--json'], { cwd, env });
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout) as { name: string; source: string; readOnly: boolean; concurrencySafe: boolean; destructive: boolean; deferred: boolean }[];
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    for (const name of ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'WebFetch', 'AskUserQuestion', 'ToolSearch']) expect(byName.has(name)).toBe(true);
+    expect(byName.get('Read')).toMatchObject({ source: 'builtin', readOnly: true, concurrencySafe: true, deferred: false });
+    expect(byName.get('Write')).toMatchObject({ readOnly: false });
+    const table = await runCli(cli, ['tools'], { cwd, env });
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+READ-ONLY\s+CONCURRENT\s+DESTRUCTIVE\s+DEFERRED$/);
+  });
+});
+
+describe('wield call', () => {
+  it('prints what the model would get; exit 1 for an error result', async () => {
+    const { cwd, env } = place();
+    writeFileSync(path.join(cwd, 'a.txt'), 'alpha\nbeta\n');
+    const ok = await runCli(cli, ['call', 'Read', JSON.stringify({ file_path: path.join(cwd, 'a.txt') })], { cwd, env });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('alpha');
+    const json = await runCli(cli, ['call', 'Read', JSON.stringify({ file_path: path.join(cwd, 'a.txt') }), '--json'], { cwd, env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ toolName: 'Read', isError: false });
+    const missing = await runCli(cli, ['call', 'Read', JSON.stringify({ file_path: path.join(cwd, 'nope.txt') })], { cwd, env });
+    expect(missing.code).toBe(1);
+    const unknown = await runCli(cli, ['call', 'Raed', '{}'], { cwd, env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toContain('Read');
+  });
+
+  it('denies an ask with no terminal, naming the rule, and honours --allow', async () => {
+    const { cwd, env } = place();
+    const input = JSON.stringify({ file_path: path.join(cwd, 'b.txt'), content: 'x' });
+    const denied = await runCli(cli, ['call', 'Write', input], { cwd, env });
+    expect(denied.code).toBe(1);
+    expect(denied.stdout).toMatch(/Permission denied for Write[\s\S]*Edit\(\/b\.txt\)/);
+    const allowed = await runCli(cli, ['call', 'Write', input, '--allow', 'Edit(/b.txt)'], { cwd, env });
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(path.join(cwd, 'b.txt'), 'utf8')).toBe('x');
+  });
+});
+
+describe('wield replay', () => {
+  it('replays the demo session offline with no differences', async () => {
+    const { cwd, env } = place();
+    const run = await runCli(cli, ['replay', DEMO], { cwd, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/5 calls: 5 same, 0 differ/);
+    const json = await runCli(cli, ['replay', DEMO, '--json'], { cwd, env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ same: 5, differs: 0 });
+  });
+
+  it('reports a result that changed, with a diff, and exits 1', async () => {
+    const { cwd, env } = place();
+    const tampered = path.join(cwd, 'tampered.jsonl');
+    copyFileSync(DEMO, tampered);
+    writeFileSync(tampered, readFileSync(tampered, 'utf8').replace('"text":"greeting.txt:2:This line was edited."', '"text":"greeting.txt:2:Something else."'));
+    const run = await runCli(cli, ['replay', tampered], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ Grep toolu_demo_4: differs');
+    expect(run.stdout).toContain('-greeting.txt:2:Something else.');
+    expect(run.stdout).toContain('+greeting.txt:2:This line was edited.');
+  });
+
+  it('explains an unreadable file without a stack trace', async () => {
+    const { cwd, env } = place();
+    const run = await runCli(cli, ['replay', path.join(cwd, 'none.jsonl')], { cwd, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Cannot read the session file/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('--help', () => {
+  it('documents every command and the flags of DESIGN.md', async () => {
+    const { cwd, env } = place();
+    const root = await runCli(cli, ['--help'], { cwd, env });
+    expect(root.code).toBe(0);
+    for (const flag of ['-p, --prompt', '--provider', '--model', '--base-url', '--permission-mode', '--allow', '--deny', '--output-format', '--max-turns', '--mcp-config', '--sandbox', '--resume', '--trust']) {
+      expect(root.stdout).toContain(flag);
+    }
+    for (const command of ['tools', 'call', 'replay']) {
+      expect(root.stdout).toContain(command);
+      const help = await runCli(cli, [command, '--help'], { cwd, env });
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: wield ${command}`);
+    }
+  });
+
+  it('refuses an interactive session without a terminal, pointing to -p', async () => {
+    const { cwd, env } = place();
+    const run = await runCli(cli, [], { cwd, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('-p');
+  });
+});

@@ -1,0 +1,81 @@
+// Builds the CLI bundle once per test file and runs it as a real child process.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Tests and benches run from the repository root (vitest, npm run bench).
+const ROOT = process.cwd();
+
+/**
+ * Bundles src/cli/main.ts as the build script does (split chunks, dependencies external), into
+ * a private folder under node_modules so parallel test files and builds never clobber each
+ * other and bare imports still resolve.
+ */
+export async function buildCli(): Promise<{ cli: string; cleanup: () => void }> {
+  const outdir = path.join(ROOT, 'node_modules', '.cache', `wield-cli-test-${process.pid}-${Date.now()}`);
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: { cli: path.join(ROOT, 'src/cli/main.ts') },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  return { cli: path.join(outdir, 'cli.js'), cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A clean environment: no keys or endpoints from the machine, a private home. */
+export function cleanEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, WIELD_HOME: home, LANG: 'C.UTF-8', ...extra };
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+export function runCli(cli: string, args: string[], options: RunOptions): Promise<CliRun> {
+  return runProcess(process.execPath, [cli, ...args], options);
+}
+
+export function runProcess(file: string, args: string[], options: RunOptions): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Environment variables that point the CLI at a stand-in server of one dialect. */
+export function providerEnv(dialect: 'anthropic' | 'openai' | 'openai-responses', url: string): Record<string, string> {
+  return dialect === 'anthropic' ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' } : { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'test-key' };
+}
+
+export function providerArgs(dialect: 'anthropic' | 'openai' | 'openai-responses'): string[] {
+  return ['--provider', dialect, '--model', 'standin-model'];
+}

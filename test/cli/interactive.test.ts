@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startStandin, type Standin } from '../support/standin/index.js';
+import { buildCli, cleanEnv, providerArgs, providerEnv, tempDir } from './helpers.js';
+import { TmuxSession } from './tmux.js';
+
+let cli: string;
+let cleanup: () => void;
+beforeAll(async () => ({ cli, cleanup } = await buildCli()));
+afterAll(() => cleanup?.());
+
+describe('interactive wield in a terminal', () => {
+  let standin: Standin | undefined;
+  let tmux: TmuxSession | undefined;
+  afterAll(async () => {
+    tmux?.kill();
+    await standin?.close();
+  });
+
+  it('asks before a write and honours y, n (with a message) and a (always this session)', async () => {
+    const cwd = tempDir('wield-tty-cwd-');
+    const home = tempDir('wield-tty-home-');
+    const write = (name: string, content: string) => ({ toolCalls: [{ name: 'Write', arguments: { file_path: path.join(cwd, name), content } }] });
+    standin = await startStandin({
+      dialect: 'anthropic',
+      script: [
+        write('yes.txt', 'one'),
+        { text: 'Wrote yes.txt.' },
+        write('no.txt', 'two'),
+        { text: 'Understood, not written.' },
+        write('always.txt', 'three'),
+        { text: 'Wrote always.txt.' },
+        write('always.txt', 'four'),
+        { text: 'Updated always.txt without asking.' },
+        write('saved.txt', 'five'),
+        { text: 'Saved the rule.' },
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 30' } }] },
+      ],
+    });
+    tmux = TmuxSession.start(`wield-test-${process.pid}`, [process.execPath, cli, ...providerArgs('anthropic')], cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm' }), cwd);
+    await tmux.waitFor('›');
+
+    tmux.type('write yes.txt');
+    let screen = await tmux.waitFor('? Allow Write(');
+    expect(screen).toContain('+one');
+    expect(screen).toContain('Reason:');
+    tmux.type('y');
+    await tmux.waitFor('Wrote yes.txt.');
+    expect(readFileSync(path.join(cwd, 'yes.txt'), 'utf8')).toBe('one');
+
+    tmux.type('write no.txt');
+    await tmux.waitFor('? Allow Write(', 2);
+    tmux.type('n not that file');
+    await tmux.waitFor('Understood, not written.');
+    expect(existsSync(path.join(cwd, 'no.txt'))).toBe(false);
+    expect(JSON.stringify(standin.requests[3])).toContain('not that file');
+
+    tmux.type('write always.txt');
+    await tmux.waitFor('? Allow Write(', 3);
+    tmux.type('a');
+    await tmux.waitFor('Wrote always.txt.');
+    tmux.type('update always.txt');
+    screen = await tmux.waitFor('Updated always.txt without asking.');
+    expect(screen.split('? Allow Write(').length - 1).toBe(3);
+    expect(readFileSync(path.join(cwd, 'always.txt'), 'utf8')).toBe('four');
+    // One summary line per call, not the raw output.
+    expect(screen).toMatch(/⎿ Write\(.*always\.txt\)/);
+
+    // A = always, saved to the project's local settings.
+    tmux.type('write saved.txt');
+    await tmux.waitFor('? Allow Write(', 4);
+    tmux.type('A');
+    await tmux.waitFor('Saved the rule.');
+    expect(readFileSync(path.join(cwd, '.wield', 'settings.local.json'), 'utf8')).toContain('saved.txt');
+
+    // Ctrl-C during a running tool interrupts the turn; the session stays open.
+    tmux.type('sleep');
+    await tmux.waitFor('● Bash(sleep 30)');
+    tmux.keys('C-c');
+    await tmux.waitFor('(interrupted)');
+    await tmux.waitFor(/⎿ Bash\(sleep 30\): error/);
+
+    // Ctrl-C at the prompt warns; a second one exits.
+    tmux.keys('C-c');
+    await tmux.waitFor('press Ctrl-C again to exit');
+    tmux.keys('C-c');
+    await tmux.waitFor(/\[exit \d+\]/);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { describeInput, parsePermissionReply, renderPrompt } from '../../src/cli/permission-prompt.js';
+import { callSummary, resultSummary } from '../../src/cli/summary.js';
+import { formatToolTable, toolRows } from '../../src/cli/tool-table.js';
+import { defineTool } from '../../src/tool/define.js';
+import { z } from 'zod';
+
+describe('permission replies', () => {
+  it('reads y, n with a message, a and A', () => {
+    expect(parsePermissionReply('y')).toEqual({ kind: 'yes' });
+    expect(parsePermissionReply(' Yes ')).toEqual({ kind: 'yes' });
+    expect(parsePermissionReply('n')).toEqual({ kind: 'no' });
+    expect(parsePermissionReply('n: use the other file')).toEqual({ kind: 'no', message: 'use the other file' });
+    expect(parsePermissionReply('no not now')).toEqual({ kind: 'no', message: 'not now' });
+    expect(parsePermissionReply('a')).toEqual({ kind: 'session' });
+    expect(parsePermissionReply('A')).toEqual({ kind: 'project' });
+    expect(parsePermissionReply('always')).toEqual({ kind: 'invalid' });
+    expect(parsePermissionReply('')).toEqual({ kind: 'invalid' });
+  });
+
+  it('never reads anything other than y… as a yes (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (line) => {
+        const reply = parsePermissionReply(line);
+        if (reply.kind === 'yes') expect(line.trim().toLowerCase().startsWith('y')).toBe(true);
+        if (reply.kind === 'session' || reply.kind === 'project') expect(['a', 'A']).toContain(line.trim());
+      }),
+    );
+  });
+});
+
+describe('permission prompt view', () => {
+  const decision = { behavior: 'ask' as const, reason: 'Write writes files and no rule allows it', suggestions: ['Edit(/x.txt)'] };
+
+  it('shows a diff for Write and Edit, the command for Bash, and the reason', () => {
+    const write = renderPrompt({ toolName: 'Write', input: { file_path: '/p/x.txt', content: 'new\n' }, decision, currentContent: 'old\n' });
+    expect(write).toContain('-old');
+    expect(write).toContain('+new');
+    expect(write).toContain('Reason: Write writes files');
+    expect(write).toContain('A = always (saves Edit(/x.txt))');
+    const edit = describeInput({ toolName: 'Edit', input: { file_path: '/p/x', old_string: 'a', new_string: 'b' }, decision });
+    expect(edit).toMatch(/-a[\s\S]*\+b/);
+    expect(describeInput({ toolName: 'Bash', input: { command: 'rm -rf build' }, decision })).toBe('  $ rm -rf build');
+  });
+
+  it('offers no "always" when there is no safe rule to remember', () => {
+    expect(renderPrompt({ toolName: 'Bash', input: { command: 'x' }, decision: { ...decision, suggestions: [] } })).not.toContain('always');
+  });
+});
+
+describe('summaries', () => {
+  it('summarises a call by its key argument on one line', () => {
+    expect(callSummary('Bash', { command: 'ls -la\n  | head' })).toBe('Bash(ls -la | head)');
+    expect(callSummary('Read', { file_path: '/a/b.ts', offset: 3 })).toBe('Read(/a/b.ts)');
+    expect(callSummary('X', { n: 1 })).toBe('X({"n":1})');
+    expect(callSummary('Long', { command: 'x'.repeat(300) }).length).toBeLessThanOrEqual(100);
+  });
+
+  it('summarises a result without its raw output', () => {
+    const base = { toolUseId: 'a', toolName: 'Read', durationMs: 1500 };
+    expect(resultSummary({ ...base, isError: false, content: [{ type: 'text', text: 'a\nb\nc' }] })).toBe('3 lines · 1.5s');
+    expect(resultSummary({ ...base, isError: true, content: [{ type: 'text', text: '\nNo such file\nmore' }] })).toBe('error: No such file · 1.5s');
+  });
+});
+
+describe('tool table', () => {
+  it('evaluates flags with an empty input and survives tools that throw', () => {
+    const ok = defineTool({ name: 'Ok', description: '', inputSchema: z.object({}), isReadOnly: () => true, isConcurrencySafe: () => true, call: async () => '' });
+    const odd = defineTool({ name: 'Odd', description: '', inputSchema: z.object({}), isReadOnly: (input: { command?: string }) => input.command!.length > 0, call: async () => '' });
+    const rows = toolRows([ok, odd], new Set(['Odd']));
+    expect(rows).toEqual([
+      { name: 'Ok', source: 'user', readOnly: true, concurrencySafe: true, destructive: false, deferred: false },
+      { name: 'Odd', source: 'user', readOnly: false, concurrencySafe: false, destructive: false, deferred: true },
+    ]);
+    expect(formatToolTable(rows).split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+READ-ONLY/);
+  });
+});

@@ -1,0 +1,58 @@
+// Drives the interactive CLI in a real pseudo-terminal through tmux.
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export class TmuxSession {
+  private constructor(readonly name: string) {}
+
+  /** A private tmux server per session, so tests never touch a person's tmux. */
+  private static args(name: string, ...rest: string[]): string[] {
+    return ['-L', name, ...rest];
+  }
+
+  /** Starts `command` (argv) in a detached tmux session of a fixed size. */
+  static start(name: string, argv: string[], env: NodeJS.ProcessEnv, cwd: string): TmuxSession {
+    const quoted = argv.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+    const exports = Object.entries(env)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}='${String(value).replace(/'/g, `'\\''`)}'`)
+      .join(' ');
+    // `; sleep` keeps the pane open after exit so the last screen and the code can be read.
+    execFileSync('tmux', TmuxSession.args(name, 'new-session', '-d', '-s', name, '-x', '160', '-y', '50', '-c', cwd, `env -i ${exports} ${quoted}; echo "[exit $?]"; sleep 30`));
+    return new TmuxSession(name);
+  }
+
+  screen(): string {
+    return execFileSync('tmux', TmuxSession.args(this.name, 'capture-pane', '-p', '-t', this.name, '-S', '-200'), { encoding: 'utf8' });
+  }
+
+  /** Literal text, then Enter. */
+  type(text: string): void {
+    execFileSync('tmux', TmuxSession.args(this.name, 'send-keys', '-t', this.name, '-l', text));
+    execFileSync('tmux', TmuxSession.args(this.name, 'send-keys', '-t', this.name, 'Enter'));
+  }
+
+  keys(...keys: string[]): void {
+    execFileSync('tmux', TmuxSession.args(this.name, 'send-keys', '-t', this.name, ...keys));
+  }
+
+  /** Waits until the screen matches, counting occurrences so repeated prompts can be awaited. */
+  async waitFor(pattern: RegExp | string, count = 1, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      const found = typeof pattern === 'string' ? screen.split(pattern).length - 1 : (screen.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`)) ?? []).length;
+      if (found >= count) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)} ×${count}; screen:\n${screen}`);
+      await sleep(50);
+    }
+  }
+
+  kill(): void {
+    try {
+      execFileSync('tmux', TmuxSession.args(this.name, 'kill-server'));
+    } catch {
+      // already gone
+    }
+  }
+}
