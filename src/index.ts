@@ -26,3 +26,11 @@ export { checkAddress, resolveAndCheck, hostAllowed } from './permissions/networ
 export { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from './permissions/bash/index.js';
 export * from './sandbox/index.js';
 export * from './mcp/index.js';
+export { createPolicy, decideCall, type WieldPolicy } from './permissions/engine.js';
+export { loadSettings, trustProject, type WieldSettings } from './permissions/settings.js';
+export { persistRule } from './permissions/persist.js';
+export { parseRule, formatRule } from './permissions/rules.js';
+export { hooksFromSettings } from './hooks/settings.js';
+export { runCommandHook } from './hooks/command.js';
+export { matchesTool } from './hooks/matcher.js';
+export { runHooks } from './hooks/run.js';
