@@ -6,6 +6,7 @@ import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import os from 'node:os';
+import { bundleOptions } from './esbuild-options.mjs';
 
 const filters = process.argv.slice(2);
 const files = readdirSync('bench')
@@ -22,13 +23,8 @@ for (const file of files) {
   const outfile = join('bench/.out', `${name}.mjs`);
   await build({
     entryPoints: [join('bench', file)],
+    ...bundleOptions,
     outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
   });
   console.log(`\n== ${name}`);
   const run = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });

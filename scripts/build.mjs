@@ -2,17 +2,14 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { rmSync, chmodSync } from 'node:fs';
+import { bundleOptions } from './esbuild-options.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  ...bundleOptions,
   outdir: 'dist',
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

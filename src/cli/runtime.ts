@@ -2,7 +2,8 @@
 // ToolSearch) → policy and hooks → RuntimeContext. Heavy modules load here, on first use.
 import { formatSettingsError, loadSettings, type WieldSettings } from '../permissions/settings.js';
 import { createPolicy, type SandboxOption, type WieldPolicy } from '../permissions/engine.js';
-import { createSandboxWrap, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
+import { createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
+import { analyzeBash, loadBashAnalyzer } from '../permissions/bash/index.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { createRuntime } from '../pipeline/runtime.js';
 import type { AskPermission, RuntimeContext } from '../pipeline/types.js';
@@ -67,7 +68,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const sandbox = settings.sandbox.enabled ? await sandboxFor(settings, session, home, notices) : undefined;
 
   const registry = new ToolRegistry();
-  for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap } })) registry.register(tool);
+  for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap, explainFailure: sandbox && explainSandboxFailure } })) registry.register(tool);
   // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable.
   const index = new ToolIndex();
   const syncIndex = (): void => index.sync(registry.all());
@@ -89,6 +90,10 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     closeMcp = () => manager.close();
     mcpReady = () => manager.ready();
   }
+
+  // The shell parser (WASM) loads while the first model request is in flight, so the first
+  // Bash call does not wait for it; a failure here surfaces again at that call.
+  loadBashAnalyzer().catch(() => undefined);
 
   const rt = createRuntime({
     registry,
@@ -118,7 +123,10 @@ async function sandboxFor(settings: WieldSettings, session: SessionState, home: 
   const status = await sandboxStatus(settings.sandbox);
   if (!status.available) notices.push(`sandbox unavailable: ${status.reason}; Bash commands will ask before running`);
   return {
-    wrap: createSandboxWrap(settings.sandbox, session, { home }),
+    wrap: createSandboxWrap(settings.sandbox, session, {
+      home,
+      isReadOnly: (input) => analyzeBash(String((input as { command?: unknown }).command ?? ''), { cwd: session.cwd, roots: session.roots }).readOnly,
+    }),
     option: { autoAllowBash: settings.sandbox.autoAllowBash ?? true, available: status.available },
   };
 }

@@ -1,6 +1,6 @@
 // Stage 3: schema validation. Standard Schema (zod) when the tool has one, else the raw JSON
 // Schema with Ajv 2020 (compiled on first use, cached per schema object).
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AnyTool, JSONSchema } from '../tool/types.js';
 import { fail, messageOf, preview, typeName, type StageResult } from './outcome.js';
@@ -12,11 +12,19 @@ const MAX_LISTED_ISSUES = 8;
 let ajv: Ajv2020 | undefined;
 const compiled = new WeakMap<JSONSchema, ValidateFunction | Error>();
 
-function compile(schema: JSONSchema): ValidateFunction | Error {
+/** Ajv is loaded when the first raw JSON Schema is validated: built-ins never need it. */
+async function loadAjv(): Promise<Ajv2020> {
+  if (!ajv) {
+    const { Ajv2020: AjvClass } = await import('ajv/dist/2020.js');
+    // strict: false — MCP servers send vendor keywords and formats Ajv would otherwise reject.
+    ajv = new AjvClass({ strict: false, allErrors: true, validateFormats: false });
+  }
+  return ajv;
+}
+
+function compile(ajv: Ajv2020, schema: JSONSchema): ValidateFunction | Error {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  // strict: false — MCP servers send vendor keywords and formats Ajv would otherwise reject.
-  ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   let result: ValidateFunction | Error;
   try {
     result = ajv.compile(schema);
@@ -47,8 +55,8 @@ async function validateStandard(tool: AnyTool, input: ToolInput): Promise<StageR
   return invalid(tool, lines);
 }
 
-function validateJSONSchema(tool: AnyTool, input: ToolInput): StageResult<ToolInput> {
-  const validate = compile(tool.inputJSONSchema);
+async function validateJSONSchema(tool: AnyTool, input: ToolInput): Promise<StageResult<ToolInput>> {
+  const validate = compile(ajv ?? (await loadAjv()), tool.inputJSONSchema);
   if (validate instanceof Error) {
     return fail(`${tool.name} cannot be called: its input schema is invalid (${validate.message}). This is a problem of the tool, not of your call.`);
   }

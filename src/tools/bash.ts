@@ -39,6 +39,8 @@ export type BashInput = z.infer<typeof bashInput>;
 export interface BashToolOptions {
   /** Wraps the shell argv in a sandbox (e.g. bwrap); without it `bash -c` runs directly. */
   wrap?: (argv: string[], ctx: ToolContext, input: BashInput) => Promise<{ file: string; args: string[]; sandboxed: boolean }>;
+  /** Explains a failure of a sandboxed command (see src/sandbox/explain.ts). */
+  explainFailure?: (output: string, exitCode: number) => string | undefined;
   /** Time between SIGTERM and SIGKILL of the process group. */
   graceMs?: number;
 }
@@ -50,6 +52,8 @@ export interface BashOutput extends RunResult {
   /** Lines of the head, so a Read of the spill file can start where the omission begins. */
   headLines: number;
   cwdNote?: string;
+  /** When a sandboxed command failed the way the sandbox makes commands fail: what to do. */
+  sandboxNote?: string;
 }
 
 /**
@@ -107,6 +111,7 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
     parts.push(`[output was ${output.totalBytes.toLocaleString('en-US')} bytes; showing the start and the end. ${where}]`);
   }
   if (output.cwdNote) parts.push(`[${output.cwdNote}]`);
+  if (output.sandboxNote) parts.push(`[${output.sandboxNote}]`);
   const failed = output.timedOut || output.interrupted || output.spawnError !== undefined || output.exitCode !== 0;
   return { text: parts.join('\n'), isError: failed };
 }
@@ -174,7 +179,8 @@ export function bashTool(options: BashToolOptions = {}) {
       }).finally(progress.stop);
       const cwdNote = updateCwd(ctx, result.sideChannel);
       const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;
-      return { ...result, command: input.command, timeoutMs, sandboxed: wrapped.sandboxed, headLines, cwdNote };
+      const sandboxNote = wrapped.sandboxed ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1) : undefined;
+      return { ...result, command: input.command, timeoutMs, sandboxed: wrapped.sandboxed, headLines, cwdNote, sandboxNote };
     },
     toModel(output) {
       const { text, isError } = formatBashResult(output);

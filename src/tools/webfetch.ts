@@ -1,5 +1,5 @@
 // WebFetch: a public web page as Markdown (or text), marked as external content.
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
 import { z } from 'zod';
 import { hostAllowed } from '../permissions/network.js';
 import { defineTool } from '../tool/define.js';
@@ -33,8 +33,17 @@ export interface WebFetchOutput {
   notes: string[];
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
-turndown.remove(['script', 'style', 'noscript', 'iframe', 'template']);
+let turndown: TurndownService | undefined;
+
+/** turndown brings a DOM implementation; loaded on the first HTML page, not at start-up. */
+async function markdownConverter(): Promise<TurndownService> {
+  if (!turndown) {
+    const { default: Turndown } = await import('turndown');
+    turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+    turndown.remove(['script', 'style', 'noscript', 'iframe', 'template']);
+  }
+  return turndown;
+}
 
 function charsetOf(contentType: string): string {
   return /charset=["']?([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase() ?? 'utf-8';
@@ -49,11 +58,11 @@ function decode(body: Buffer, contentType: string): string {
 }
 
 /** Turns a response into text: HTML to Markdown, other text as is; binary is refused. */
-export function toText(body: Buffer, contentType: string): string {
+export async function toText(body: Buffer, contentType: string): Promise<string> {
   const type = contentType.split(';')[0].trim().toLowerCase();
   const text = decode(body, contentType);
   if (type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(text))) {
-    return turndown.turndown(text);
+    return (await markdownConverter()).turndown(text);
   }
   if (type === '' || type.startsWith('text/') || /json|xml|javascript|yaml|markdown/.test(type)) return text;
   throw new ToolError(`The URL returned ${type} content, which is not text; WebFetch returns web pages and text only.`);
@@ -112,7 +121,7 @@ export function webFetchTool(options: WebFetchToolOptions = {}) {
       if (fetched.status >= 400) {
         throw new ToolError(`${fetched.url} answered HTTP ${fetched.status}. Check the URL, or try another source.`);
       }
-      const text = toText(fetched.body, fetched.contentType);
+      const text = await toText(fetched.body, fetched.contentType);
       const limit = input.max_chars ?? WEBFETCH_DEFAULT_CHARS;
       const notes: string[] = [];
       if (fetched.redirects.length) notes.push(`Redirected to ${fetched.url}.`);

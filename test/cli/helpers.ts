@@ -1,5 +1,6 @@
 // Builds the CLI bundle once per test file and runs it as a real child process.
 import { build } from 'esbuild';
+import { bundleOptions } from '../../scripts/esbuild-options.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,7 @@ import path from 'node:path';
 const ROOT = process.cwd();
 
 /**
- * Bundles src/cli/main.ts as the build script does (split chunks, dependencies external), into
+ * Bundles src/cli/main.ts with the build's own esbuild options, into
  * a private folder under node_modules so parallel test files and builds never clobber each
  * other and bare imports still resolve.
  */
@@ -18,14 +19,9 @@ export async function buildCli(): Promise<{ cli: string; cleanup: () => void }> 
   mkdirSync(outdir, { recursive: true });
   await build({
     entryPoints: { cli: path.join(ROOT, 'src/cli/main.ts') },
+    ...bundleOptions,
     outdir,
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
   });
   return { cli: path.join(outdir, 'cli.js'), cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
 }

@@ -69,16 +69,12 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
  */
 export async function buildEntry(name: string): Promise<string> {
   const { build } = await import('esbuild');
+  const { bundleOptions } = await import('../../scripts/esbuild-options.mjs');
   const outfile = path.join(here, '..', '..', 'node_modules', '.cache', 'wield-mcp-tests', `${name}-${process.pid}.mjs`);
   await build({
     entryPoints: [path.join(here, '..', 'support', 'mcp-servers', `${name}.ts`)],
+    ...bundleOptions,
     outfile,
-    bundle: true,
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
   });
   return outfile;
 }
