@@ -7,6 +7,7 @@ import { exitWith, reportFailure } from './exit.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMcp } from './commands/mcp.js';
 import { register as registerSandbox } from './commands/sandbox.js';
+import { register as registerSearch } from './commands/search.js';
 
 const VERSION = '0.1.0';
 
@@ -95,6 +96,7 @@ function buildProgram(): Command {
   registerCheck(program);
   registerMcp(program);
   registerSandbox(program);
+  registerSearch(program);
   return program;
 }
 

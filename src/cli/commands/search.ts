@@ -44,7 +44,7 @@ async function buildIndex(flags: SearchFlags): Promise<{ index: ToolIndex; close
   return { index, close: () => runtime.close() };
 }
 
-export function formatHits(hits: readonly SearchHit[]): string {
+function formatHits(hits: readonly SearchHit[]): string {
   if (hits.length === 0) return 'no tools matched\n';
   return hits.map((h, i) => `${String(i + 1).padStart(3)}  ${h.name}  ${h.score.toFixed(3)}  ${h.description}\n`).join('');
 }

@@ -1,0 +1,189 @@
+// ToolSearch: ranking quality on the development queries (plain BM25 baseline in the same run),
+// indexing and query speed at 10,000 tools, and bytes of the first model request with 50, 500
+// and 2,000 MCP tools connected. Data: test/data/toolsearch (see its SOURCE.md).
+import { readFileSync } from 'node:fs';
+import { ToolIndex } from '../src/search/tool-index.js';
+import { docFromJSON, type ToolDoc } from '../src/search/doc.js';
+import { splitWords, isStopWord } from '../src/search/tokenize.js';
+import { CORE_TOOL_NAMES, selectToolsForRequest, toolSpecOf } from '../src/search/defer.js';
+import { builtinTools } from '../src/tools/index.js';
+import { createToolSearchTool } from '../src/search/tool.js';
+import { defineTool } from '../src/tool/define.js';
+import type { AnyTool } from '../src/tool/types.js';
+
+const DATA = 'test/data/toolsearch';
+
+interface Query {
+  query: string;
+  relevant: string[];
+}
+
+function readLines(file: string): unknown[] {
+  return readFileSync(`${DATA}/${file}`, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+const rawTools = readLines('tools.jsonl') as Record<string, unknown>[];
+const docs = rawTools.map(docFromJSON).filter((d): d is ToolDoc => typeof d !== 'string');
+const queries = readLines('queries-dev.jsonl') as Query[];
+
+// ------------------------------------------------------------------ quality
+
+type Ranker = (query: string, k: number) => string[];
+
+function metrics(rank: Ranker, qs: Query[]): Record<string, number> {
+  let r5 = 0;
+  let r10 = 0;
+  let hit5 = 0;
+  let mrr = 0;
+  for (const q of qs) {
+    const top = rank(q.query, 10);
+    const relevant = new Set(q.relevant);
+    const found5 = top.slice(0, 5).filter((n) => relevant.has(n)).length;
+    const found10 = top.filter((n) => relevant.has(n)).length;
+    r5 += found5 / relevant.size;
+    r10 += found10 / relevant.size;
+    hit5 += found5 > 0 ? 1 : 0;
+    const first = top.findIndex((n) => relevant.has(n));
+    mrr += first >= 0 ? 1 / (first + 1) : 0;
+  }
+  const n = qs.length;
+  const r = (x: number) => Math.round((x / n) * 1000) / 1000;
+  return { recall5: r(r5), recall10: r(r10), hit5: r(hit5), mrr: r(mrr) };
+}
+
+/**
+ * Plain BM25 (Okapi, k1 = 1.2, b = 0.75) over one text per tool: name, description, parameter
+ * names and descriptions; lower-cased alphanumeric words, no stemming, stop words or weights.
+ */
+function plainBM25(): Ranker {
+  const words = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const tfs = docs.map((d) => {
+    const tf = new Map<string, number>();
+    for (const w of words(`${d.name} ${d.description} ${d.params}`)) tf.set(w, (tf.get(w) ?? 0) + 1);
+    return { name: d.name, tf, length: [...tf.values()].reduce((a, b) => a + b, 0) };
+  });
+  const df = new Map<string, number>();
+  for (const d of tfs) for (const w of d.tf.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  const avg = tfs.reduce((a, d) => a + d.length, 0) / tfs.length;
+  const n = tfs.length;
+  return (query, k) => {
+    const q = [...new Set(words(query))];
+    return tfs
+      .map((d) => {
+        let score = 0;
+        for (const w of q) {
+          const tf = d.tf.get(w);
+          if (!tf) continue;
+          const idf = Math.log(1 + (n - (df.get(w) ?? 0) + 0.5) / ((df.get(w) ?? 0) + 0.5));
+          score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * d.length) / avg));
+        }
+        return { name: d.name, score };
+      })
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k)
+      .map((r) => r.name);
+  };
+}
+
+const index = new ToolIndex();
+index.add(docs);
+const wield: Ranker = (query, k) => index.search(query, k).hits.map((h) => h.name);
+
+// Keyword-style queries: the 4 words of each query that are rarest across the query set
+// (fewest queries contain them), stop words and one-letter words left out, kept in order.
+const queryDf = new Map<string, number>();
+for (const q of queries) for (const w of new Set(splitWords(q.query))) queryDf.set(w, (queryDf.get(w) ?? 0) + 1);
+function keywords(text: string): string {
+  const words = [...new Set(splitWords(text))].filter((w) => w.length > 1 && !isStopWord(w));
+  const rarest = [...words].sort((a, b) => (queryDf.get(a) ?? 0) - (queryDf.get(b) ?? 0)).slice(0, 4);
+  return words.filter((w) => rarest.includes(w)).join(' ');
+}
+const keywordQueries = queries.map((q) => ({ ...q, query: keywords(q.query) }));
+
+const bm25 = plainBM25();
+const quality = {
+  queries: queries.length,
+  tools: docs.length,
+  bm25: metrics(bm25, queries),
+  wield: metrics(wield, queries),
+  keywords4: { bm25: metrics(bm25, keywordQueries), wield: metrics(wield, keywordQueries) },
+};
+
+// ------------------------------------------------------------------ speed at 10,000 tools
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const big: ToolDoc[] = [];
+for (let copy = 0; big.length < 10_000; copy++) {
+  for (const doc of docs) {
+    if (big.length >= 10_000) break;
+    big.push(copy === 0 ? doc : { ...doc, name: `${doc.name}_${copy}`, server: doc.server && `${doc.server}_${copy}` });
+  }
+}
+const indexTimes: number[] = [];
+let bigIndex = new ToolIndex();
+for (let run = 0; run < 5; run++) {
+  globalThis.gc?.();
+  const start = performance.now();
+  bigIndex = new ToolIndex();
+  bigIndex.add(big);
+  indexTimes.push(performance.now() - start);
+}
+const queryTimes: number[] = [];
+for (const q of [...queries, ...keywordQueries]) {
+  const start = performance.now();
+  bigIndex.search(q.query, 10);
+  queryTimes.push(performance.now() - start);
+}
+const speed = {
+  tools: big.length,
+  indexMsMedian: Math.round(median(indexTimes) * 10) / 10,
+  queryMsMedian: Math.round(median(queryTimes) * 1000) / 1000,
+  queryMsP95: Math.round([...queryTimes].sort((a, b) => a - b)[Math.floor(queryTimes.length * 0.95)] * 1000) / 1000,
+};
+
+// ------------------------------------------------------------------ first request size
+
+// The real core built-ins plus ToolSearch: what every first request carries.
+const core: AnyTool[] = [...builtinTools().filter((t) => CORE_TOOL_NAMES.includes(t.name)), createToolSearchTool(() => index)];
+
+function mcpTools(count: number): AnyTool[] {
+  return rawTools.slice(0, count).map((line) => {
+    // MCP server names are identifiers; the catalog's provider names are titles ("Kick.com API").
+    const server = String(line.server).replace(/[^A-Za-z0-9_-]+/g, '_');
+    const name = String(line.name);
+    const own = name.slice(name.indexOf('__') + 2);
+    return defineTool({
+      name: `mcp__${server}__${own}`.slice(0, 64),
+      source: 'mcp',
+      server,
+      description: String(line.description ?? ''),
+      inputJSONSchema: (line.input_schema as Record<string, unknown>) ?? { type: 'object' },
+      call: async () => '',
+    });
+  });
+}
+
+const context: Record<string, { servers: number; toolSpecBytes: number; systemSectionBytes: number; totalBytes: number; allToolsBytes: number }> = {};
+for (const count of [50, 500, 2000]) {
+  const mcp = mcpTools(count);
+  const selection = selectToolsForRequest([...core, ...mcp], [], {});
+  const specBytes = Buffer.byteLength(JSON.stringify(selection.tools.map((t) => toolSpecOf(t))));
+  const sectionBytes = Buffer.byteLength(selection.systemPromptSection);
+  context[String(count)] = {
+    servers: new Set(mcp.map((t) => t.server)).size,
+    toolSpecBytes: specBytes,
+    systemSectionBytes: sectionBytes,
+    totalBytes: specBytes + sectionBytes,
+    allToolsBytes: Buffer.byteLength(JSON.stringify([...core, ...mcp].map((t) => toolSpecOf(t)))),
+  };
+}
+
+console.log(JSON.stringify({ quality, speed, context }, null, 2));

@@ -1,0 +1,130 @@
+// Scoring primitives: BM25F over tool fields, BM25 for server documents, packed frequencies.
+// Written here rather than with minisearch because (1) BM25F saturates the *combined*
+// field-weighted frequency, so a word in both name and description is not counted twice at full
+// strength as minisearch's per-field sum does, and (2) ranking blends each tool's score with its
+// server's score ("which provider fits this request" is often the strongest signal), which needs
+// the raw statistics. BM25/BM25F: Robertson & Zaragoza, "The Probabilistic Relevance Framework".
+
+/** Field order in the packed term frequencies and in RankingParams arrays. */
+const FIELDS = ['name', 'server', 'hint', 'description', 'params'] as const;
+export const FIELD_COUNT = FIELDS.length;
+
+export interface RankingParams {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** Per field: weight of one occurrence, and length normalisation b. */
+  weights: readonly number[];
+  b: readonly number[];
+  /** Share of the final score that comes from the tool's server (0 = tools only). */
+  serverBlend: number;
+  /** Length normalisation of server documents (all of a server's tools together). */
+  serverB: number;
+  /** Share of a tool's own score that comes from its best-matching sentence of the query. */
+  clauseWeight: number;
+  /** Added when the query names the tool verbatim (normalised scores are at most 1). */
+  mentionBonus: number;
+  /** Share of a tool's own score that comes from how much of its name the query covers. */
+  nameCoverage: number;
+  /** Weight of a synonym relative to the query's own word. */
+  synonymWeight: number;
+}
+
+export const DEFAULT_RANKING: RankingParams = {
+  k1: 2,
+  weights: [3, 1.5, 2, 1, 0.5],
+  b: [0.4, 0.3, 0.5, 0.75, 0.75],
+  serverBlend: 0.5,
+  serverB: 0.75,
+  clauseWeight: 0.5,
+  mentionBonus: 0.3,
+  nameCoverage: 0.3,
+  synonymWeight: 0.2,
+};
+
+// Term frequencies of the five fields packed into one small integer, 6 bits each (30 bits, a
+// V8 small integer): one number per posting, read with bit operations. Counts stop at 63, far
+// past where BM25 saturates.
+const FIELD_BITS = 6;
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+const MAX_TF = FIELD_MASK;
+
+/** Unique term ids of one tool with their packed per-field frequencies (parallel arrays). */
+export interface PackedTerms {
+  terms: number[];
+  packed: number[];
+}
+
+// Reused between calls and indexed by term id: a Map per indexed tool would be most of the
+// indexing garbage. A slot is valid only when its stamp is the current call's.
+const slotOf: number[] = [];
+const stampOf: number[] = [];
+const counts: number[] = [];
+let stamp = 0;
+
+export function packTf(fieldTerms: readonly (readonly number[])[]): PackedTerms {
+  stamp++;
+  const terms: number[] = [];
+  for (let field = 0; field < fieldTerms.length; field++) {
+    for (const term of fieldTerms[field]) {
+      let slot = slotOf[term];
+      if (stampOf[term] !== stamp) {
+        slot = terms.length;
+        slotOf[term] = slot;
+        stampOf[term] = stamp;
+        terms.push(term);
+        for (let f = 0; f < FIELD_COUNT; f++) counts[slot * FIELD_COUNT + f] = 0;
+      }
+      const at = slot * FIELD_COUNT + field;
+      if (counts[at] < MAX_TF) counts[at]++;
+    }
+  }
+  const packed = new Array<number>(terms.length);
+  for (let slot = 0; slot < terms.length; slot++) {
+    let value = 0;
+    for (let f = FIELD_COUNT - 1; f >= 0; f--) value = (value << FIELD_BITS) | counts[slot * FIELD_COUNT + f];
+    packed[slot] = value;
+  }
+  return { terms, packed };
+}
+
+/** Occurrences in the fields below `fieldLimit` (e.g. all but parameters). */
+export function countBelow(packed: number, fieldLimit: number): number {
+  let count = 0;
+  let rest = packed;
+  for (let f = 0; f < fieldLimit && rest > 0; f++) {
+    count += rest & FIELD_MASK;
+    rest >>>= FIELD_BITS;
+  }
+  return count;
+}
+
+/** BM25 inverse document frequency (the "+1" form, never negative). */
+export function idf(docCount: number, docFreq: number): number {
+  return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+}
+
+/** BM25F: field-weighted, length-normalised frequency, then one saturation. */
+export function bm25f(
+  packed: number,
+  lengths: ArrayLike<number>,
+  offset: number,
+  avgLengths: ArrayLike<number>,
+  params: RankingParams,
+): number {
+  let tf = 0;
+  let rest = packed;
+  for (let f = 0; f < FIELD_COUNT && rest > 0; f++) {
+    const raw = rest & FIELD_MASK;
+    rest >>>= FIELD_BITS;
+    if (raw === 0) continue;
+    const norm = 1 - params.b[f] + (params.b[f] * lengths[offset + f]) / (avgLengths[f] || 1);
+    tf += (params.weights[f] * raw) / norm;
+  }
+  return tf / (params.k1 + tf);
+}
+
+/** Plain BM25 saturation for one field (the server documents). */
+export function bm25(tf: number, length: number, avgLength: number, k1 = 1.2, b = 0.75): number {
+  const norm = tf / (1 - b + (b * length) / (avgLength || 1));
+  return norm / (k1 + norm);
+}
