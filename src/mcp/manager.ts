@@ -74,6 +74,10 @@ export class McpManager {
   }
 
   private sync(connection: McpConnection, tools: McpToolInfo[], options: ConnectAllOptions): void {
+    options.registry.batch(() => this.syncTools(connection, tools, options));
+  }
+
+  private syncTools(connection: McpConnection, tools: McpToolInfo[], options: ConnectAllOptions): void {
     const server = connection.name;
     const previous = this.registered.get(server) ?? new Map<string, string>();
     const next = new Map<string, string>();

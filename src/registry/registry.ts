@@ -12,6 +12,8 @@ export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
   private readonly aliasToName = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
+  private batchDepth = 0;
+  private pendingChange = false;
 
   /**
    * Registers a tool. On a name clash the higher-ranked source wins (builtin > mcp > user),
@@ -61,6 +63,20 @@ export class ToolRegistry {
     return this.all().filter((tool) => safeEnabled(tool) && !options.isDeniedWhole?.(tool));
   }
 
+  /**
+   * Runs fn with change notifications held back, then notifies once: registering a server's
+   * 2,000 tools should refresh listeners (the ToolSearch index) once, not 2,000 times.
+   */
+  batch<T>(fn: () => T): T {
+    this.batchDepth++;
+    try {
+      return fn();
+    } finally {
+      this.batchDepth--;
+      if (this.batchDepth === 0 && this.pendingChange) this.changed();
+    }
+  }
+
   /** Called after any change (MCP list_changed refreshes the ToolSearch index through it). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -74,6 +90,11 @@ export class ToolRegistry {
   }
 
   private changed(): void {
+    if (this.batchDepth > 0) {
+      this.pendingChange = true;
+      return;
+    }
+    this.pendingChange = false;
     for (const listener of this.listeners) listener();
   }
 }
