@@ -1,7 +1,7 @@
 // The ToolSearch tool: the model's way to load deferred tools. Read-only and concurrency-safe;
 // the loaded set follows from its result text in the history (see result-text.ts).
 import { z } from 'zod';
-import { defineTool } from '../tool/define.js';
+import { defineTool, READ_ONLY } from '../tool/define.js';
 import type { Tool } from '../tool/types.js';
 import { formatSearchResult, TOOL_SEARCH_NAME } from './result-text.js';
 import type { SearchResult, ToolIndex } from './tool-index.js';
@@ -44,9 +44,7 @@ export function createToolSearchTool(getIndex: () => ToolIndex): Tool<ToolSearch
     searchHint: 'find load discover deferred tools',
     description: DESCRIPTION,
     inputSchema: input,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => true,
-    interruptBehavior: () => 'cancel',
+    ...READ_ONLY,
     checkPermissions: () => ({ behavior: 'allow' }),
     async call({ query, max_results }, ctx) {
       const result = await getIndex().searchReranked(query, max_results ?? DEFAULT_MAX_RESULTS, ctx.signal);

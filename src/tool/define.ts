@@ -52,6 +52,16 @@ export interface ToolDefinition<I, O> {
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Behaviour of a tool that only reads: it may run beside other safe calls and can be stopped
+ * mid-way without harm. Spread it into a definition: `defineTool({ ...READ_ONLY, ... })`.
+ */
+export const READ_ONLY = {
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  interruptBehavior: (): InterruptBehavior => 'cancel',
+} as const;
+
 function asText(text: Text): (ctx: DescribeContext) => string {
   return typeof text === 'function' ? text : () => text;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from '../permissions/bash/index.js';
 import { guardPath } from '../permissions/paths.js';
 import { spillPath } from '../results/spill.js';
+import { boundedInt } from './schema-util.js';
 import { defineTool } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import type { ToolContext } from '../tool/types.js';
@@ -24,13 +25,7 @@ const PROGRESS_CHARS = 2_000;
 
 export const bashInput = z.object({
   command: z.string().min(1, 'command must be a non-empty shell command'),
-  timeout: z
-    .number()
-    .int('timeout must be a whole number of milliseconds')
-    .min(1, `timeout must be between 1 and ${BASH_MAX_TIMEOUT_MS} milliseconds (10 minutes)`)
-    .max(BASH_MAX_TIMEOUT_MS, `timeout must be between 1 and ${BASH_MAX_TIMEOUT_MS} milliseconds (10 minutes)`)
-    .optional()
-    .describe(`Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+  timeout: boundedInt('timeout', 1, BASH_MAX_TIMEOUT_MS, 'milliseconds').describe(`Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
   description: z.string().optional().describe('What the command does, in 5-10 words, for the person watching'),
   sandbox: z.boolean().optional().describe('false runs outside the sandbox; needs approval'),
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { isWithin } from '../permissions/paths.js';
-import { defineTool } from '../tool/define.js';
+import { defineTool, READ_ONLY } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import { displayPath, resolveInWorkspace, touched } from './fs-util.js';
 import { IgnoreRules } from './ignore-rules.js';
@@ -42,9 +42,7 @@ export function globTool() {
       `Respects .gitignore; includes hidden files. At most ${GLOB_MAX_RESULTS} paths are returned.`,
     prompt: 'Use Glob (not find or ls in Bash) to find files by name.',
     inputSchema: globInput,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => true,
-    interruptBehavior: () => 'cancel',
+    ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
     async call(input, ctx) {
       const root = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');

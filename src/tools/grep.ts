@@ -2,15 +2,15 @@
 // rg binary from npm, with a JS fallback that gives the same output when rg cannot run.
 import fs from 'node:fs';
 import { z } from 'zod';
-import { defineTool } from '../tool/define.js';
+import { defineTool, READ_ONLY } from '../tool/define.js';
+import { boundedInt } from './schema-util.js';
 import { ToolError } from '../tool/types.js';
 import { displayPath, resolveInWorkspace, touched } from './fs-util.js';
 import { formatGrep } from './grep-format.js';
 import { RipgrepUnavailable, searchWithJs, searchWithRipgrep } from './grep-search.js';
 import type { SearchRequest, SearchResult } from './grep-search.js';
 
-const contextLines = (name: string) =>
-  z.number().int(`${name} must be a whole number of lines`).min(0, `${name} must be between 0 and 100`).max(100, `${name} must be between 0 and 100`).optional();
+const contextLines = (name: string) => boundedInt(name, 0, 100, 'lines');
 
 export const grepInput = z.object({
   pattern: z.string().min(1, 'pattern must be a non-empty regular expression (ripgrep syntax)'),
@@ -26,13 +26,7 @@ export const grepInput = z.object({
   '-A': contextLines('-A').describe('Lines after each match (content mode)'),
   '-B': contextLines('-B').describe('Lines before each match (content mode)'),
   '-C': contextLines('-C').describe('Lines before and after each match (content mode)'),
-  head_limit: z
-    .number()
-    .int('head_limit must be a whole number')
-    .min(1, 'head_limit must be between 1 and 10000')
-    .max(10_000, 'head_limit must be between 1 and 10000')
-    .optional()
-    .describe('Show at most this many lines/files (default 250)'),
+  head_limit: boundedInt('head_limit', 1, 10_000).describe('Show at most this many lines/files (default 250)'),
   multiline: z.boolean().optional().describe('Let patterns span lines; `.` matches newlines'),
 });
 export type GrepInput = z.infer<typeof grepInput>;
@@ -75,9 +69,7 @@ export function grepTool(options: GrepToolOptions = {}) {
       'Filter with glob (e.g. "*.ts") or type (e.g. "py"). multiline lets a pattern span lines. Results are capped by head_limit.',
     prompt: 'Use Grep (not grep or rg in Bash) to search file contents. Escape regex special characters to match them literally.',
     inputSchema: grepInput,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => true,
-    interruptBehavior: () => 'cancel',
+    ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
     async call(input, ctx) {
       const target = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { defineTool } from '../tool/define.js';
+import { defineTool, READ_ONLY } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import { resolveInWorkspace, touched } from './fs-util.js';
 import { walk } from './walk.js';
@@ -31,9 +31,7 @@ export function lsTool() {
     description: `Lists a folder as a tree (${LS_MAX_DEPTH} levels deep, folders end with "/"), respecting .gitignore, at most ${LS_MAX_ENTRIES} entries. ignore takes glob patterns to leave out.`,
     prompt: 'Prefer Glob or Grep when you know what you are looking for.',
     inputSchema: lsInput,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => true,
-    interruptBehavior: () => 'cancel',
+    ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
     async call(input, ctx) {
       const root = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');

@@ -4,7 +4,8 @@ import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool } from '../tool/define.js';
+import { defineTool, READ_ONLY } from '../tool/define.js';
+import { boundedInt } from './schema-util.js';
 import { ToolError } from '../tool/types.js';
 import type { ToolContext, ToolResultContent } from '../tool/types.js';
 import { recordFile, resolveInWorkspace, sha256, touched } from './fs-util.js';
@@ -29,13 +30,7 @@ export const readInput = z.object({
     .min(1, 'offset must be ≥ 1 (the 1-based line to start at)')
     .optional()
     .describe('1-based line to start reading at; use it with limit for large files'),
-  limit: z
-    .number()
-    .int('limit must be a whole number of lines')
-    .min(1, `limit must be between 1 and ${READ_MAX_LINES}`)
-    .max(READ_MAX_LINES, `limit must be between 1 and ${READ_MAX_LINES}`)
-    .optional()
-    .describe(`Number of lines to read (default and maximum ${READ_MAX_LINES})`),
+  limit: boundedInt('limit', 1, READ_MAX_LINES, 'lines').describe(`Number of lines to read (default and maximum ${READ_MAX_LINES})`),
 });
 export type ReadInput = z.infer<typeof readInput>;
 
@@ -121,9 +116,7 @@ export function readTool() {
       'Binary files, directories and devices are refused with a reason. Read a file before you Edit or overwrite it.',
     prompt: 'Use Read (not cat/head/tail in Bash) to view files. Read a file before editing it. Page through large files with offset/limit as the notice says.',
     inputSchema: readInput,
-    isReadOnly: () => true,
-    isConcurrencySafe: () => true,
-    interruptBehavior: () => 'cancel',
+    ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.file_path, cwd, 'read'),
     maxResultChars: READ_MAX_CHARS + 2_000,
     async call(input, ctx) {
