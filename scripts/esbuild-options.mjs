@@ -12,6 +12,7 @@ export const externalPackages = [
   'ajv',
   'ajv/*',
   'turndown',
+  'sharp',
   'esbuild',
 ];
 

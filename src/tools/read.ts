@@ -10,17 +10,13 @@ import { ToolError } from '../tool/types.js';
 import type { ToolContext, ToolResultContent } from '../tool/types.js';
 import { recordFile, resolveInWorkspace, sha256, touched } from './fs-util.js';
 import { looksBinary, sniffImage } from './file-kind.js';
+import { fitImage, IMAGE_MAX_INPUT_BYTES, type FittedImage } from './image-scale.js';
 import { readPage } from './read-page.js';
 import { closestNames } from './similar.js';
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 export const READ_MAX_CHARS = 100_000;
-/**
- * Anthropic's API rejects images over 5 MB; base64 grows data by 4/3, so 3.75 MB raw is the
- * most that fits. No image library is a dependency, so larger images are refused, not scaled.
- */
-export const READ_MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
 
 export const readInput = z.object({
   file_path: z.string().min(1, 'file_path must be a non-empty path (absolute, or relative to the working directory)'),
@@ -36,7 +32,7 @@ export type ReadInput = z.infer<typeof readInput>;
 
 export type ReadOutput =
   | { kind: 'text'; path: string; text: string; notice?: string }
-  | { kind: 'image'; path: string; mediaType: string; data: string; bytes: number };
+  | { kind: 'image'; path: string; mediaType: string; data: string; bytes: number; scaled?: FittedImage['scaled'] };
 
 async function openRegularFile(file: string, display: string): Promise<{ handle: FileHandle; size: number; mtimeMs: number }> {
   let handle: FileHandle;
@@ -73,14 +69,20 @@ async function openError(error: NodeJS.ErrnoException, file: string, display: st
 }
 
 async function readImage(ctx: ToolContext, handle: FileHandle, file: string, display: string, size: number, mtimeMs: number, mediaType: string): Promise<ReadOutput> {
-  if (size > READ_MAX_IMAGE_BYTES) {
+  if (size > IMAGE_MAX_INPUT_BYTES) {
     throw new ToolError(
-      `${display} is a ${mediaType} image of ${(size / 2 ** 20).toFixed(1)} MB; images over ${(READ_MAX_IMAGE_BYTES / 2 ** 20).toFixed(2)} MB exceed the model API's 5 MB limit and cannot be scaled here (no image library). Ask for a smaller version, or convert it with a command-line tool if one is installed.`,
+      `${display} is a ${mediaType} image of ${(size / 2 ** 20).toFixed(1)} MB; images over ${IMAGE_MAX_INPUT_BYTES / 2 ** 20} MB are not decoded. Ask for a smaller version, or convert it with a command-line tool if one is installed.`,
     );
   }
   const data = await handle.readFile();
   recordFile(ctx.session, file, { mtimeMs, size }, sha256(data));
-  return { kind: 'image', path: display, mediaType, data: data.toString('base64'), bytes: size };
+  const fitted = await fitImage(data, mediaType, display);
+  return { kind: 'image', path: display, mediaType: fitted.mediaType, data: fitted.data.toString('base64'), bytes: size, scaled: fitted.scaled };
+}
+
+function imageNote(output: Extract<ReadOutput, { kind: 'image' }>): string {
+  const scaled = output.scaled ? `, scaled from ${output.scaled.from.join('×')} to ${output.scaled.to.join('×')} px` : '';
+  return `Image ${output.path} (${output.bytes.toLocaleString('en-US')} bytes${scaled}; sent as ${output.mediaType}).`;
 }
 
 async function readText(ctx: ToolContext, handle: FileHandle, input: ReadInput, file: string, display: string, mtimeMs: number, size: number): Promise<ReadOutput> {
@@ -138,7 +140,7 @@ export function readTool() {
     },
     toModel(output): ToolResultContent {
       if (output.kind === 'image') {
-        return { content: [{ type: 'image', mediaType: output.mediaType, data: output.data }, { type: 'text', text: `Image ${output.path} (${output.mediaType}, ${output.bytes.toLocaleString('en-US')} bytes).` }] };
+        return { content: [{ type: 'image', mediaType: output.mediaType, data: output.data }, { type: 'text', text: imageNote(output) }] };
       }
       const parts = [output.text, output.notice ? `\n[${output.notice}]` : ''].filter(Boolean);
       return { content: [{ type: 'text', text: parts.join('\n') }] };

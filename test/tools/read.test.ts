@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readTool, READ_MAX_IMAGE_BYTES } from '../../src/tools/read.js';
+import { readTool } from '../../src/tools/read.js';
+import { IMAGE_MAX_EDGE, IMAGE_MAX_INPUT_BYTES } from '../../src/tools/image-scale.js';
+import sharp from 'sharp';
 import { run, workspace } from './helpers.js';
 import type { Workspace } from './helpers.js';
 
@@ -78,14 +80,34 @@ describe('Read', () => {
     expect(out.text).toContain('binary file');
   });
 
-  it('returns images (by magic bytes, not extension) as image blocks and refuses huge ones', async () => {
+  it('returns images (by magic bytes, not extension) as image blocks', async () => {
     ws.file('pic.bin', Buffer.concat([PNG_HEADER, Buffer.alloc(100, 7)]));
     const out = await run(tool, { file_path: 'pic.bin' }, ws.ctx());
     expect(out.content[0]).toMatchObject({ type: 'image', mediaType: 'image/png' });
-    ws.file('big.png', Buffer.concat([PNG_HEADER, Buffer.alloc(READ_MAX_IMAGE_BYTES + 10)]));
-    const big = await run(tool, { file_path: 'big.png' }, ws.ctx());
-    expect(big.isError).toBe(true);
-    expect(big.text).toContain('5 MB limit');
+  });
+
+  it('scales large images down, refuses corrupt and huge ones', async () => {
+    // Noise does not compress: a 4000×3000 PNG of it is far over the API's 5 MB limit.
+    const pixels = Buffer.alloc(4000 * 3000 * 3);
+    for (let i = 0; i < pixels.length; i += 4) pixels.writeUInt32LE((i * 2654435761) >>> 0, i);
+    ws.file('photo.png', await sharp(pixels, { raw: { width: 4000, height: 3000, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer());
+    const scaled = await run(tool, { file_path: 'photo.png' }, ws.ctx());
+    expect(scaled.isError).toBeFalsy();
+    const block = scaled.content[0] as { type: string; data: string; mediaType: string };
+    const meta = await sharp(Buffer.from(block.data, 'base64')).metadata();
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(IMAGE_MAX_EDGE);
+    expect(Buffer.from(block.data, 'base64').length).toBeLessThanOrEqual(3.75 * 2 ** 20);
+    expect(scaled.text).toContain('scaled from 4000×3000 to 1568×1176 px');
+
+    ws.file('broken.png', Buffer.concat([PNG_HEADER, Buffer.alloc(4 * 2 ** 20)]));
+    const broken = await run(tool, { file_path: 'broken.png' }, ws.ctx());
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toContain('cannot be decoded');
+
+    ws.file('huge.png', Buffer.concat([PNG_HEADER, Buffer.alloc(IMAGE_MAX_INPUT_BYTES + 1)]));
+    const huge = await run(tool, { file_path: 'huge.png' }, ws.ctx());
+    expect(huge.isError).toBe(true);
+    expect(huge.text).toContain('are not decoded');
   });
 
   it('refuses FIFOs, devices, directories and links out of the workspace', async () => {
