@@ -6,7 +6,7 @@ export type AssistantMessage = { role: 'assistant'; content: AssistantPart[] };
 export type UserMessage = { role: 'user'; content: UserPart[] };
 
 /** Why the loop ended. */
-export type AgentStopReason = 'end_turn' | 'max_turns' | 'aborted' | 'error';
+export type AgentStopReason = 'end_turn' | 'max_turns' | 'aborted' | 'error' | 'blocked';
 
 export interface AgentResult {
   /** The whole history, every tool_use paired with exactly one tool_result. */
@@ -18,12 +18,14 @@ export interface AgentResult {
   toolCalls: number;
   usage: Usage;
   stopReason: AgentStopReason;
-  /** Set when stopReason is 'error'. */
+  /** Set when stopReason is 'error' or 'blocked' (a UserPromptSubmit hook stopped the prompt). */
   error?: string;
 }
 
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }
+  /** A user message the loop adds to the history: the prompt as sent, or a Stop hook's feedback. */
+  | { type: 'user_message'; message: UserMessage; origin: 'prompt' | 'stop_hook' }
   | { type: 'text_delta'; text: string }
   /** A tool call's arguments finished streaming; it is handed to the scheduler now. */
   | { type: 'tool_call'; id: string; name: string; input: unknown }

@@ -6,7 +6,6 @@ import { INTERRUPTED } from '../pipeline/execute.js';
 import type { UserMessage } from './events.js';
 
 export { INTERRUPTED };
-export const MAX_TURNS_NOT_RUN = 'Not run: max turns reached (--max-turns). The session stopped before this call.';
 
 type ToolUsePart = Extract<AssistantPart, { type: 'tool_use' }>;
 

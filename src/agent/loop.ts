@@ -2,12 +2,13 @@
 // the turn limit, an abort or a provider error. Calls start as soon as their arguments have
 // streamed in, and every tool_use in the history gets exactly one tool_result.
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
-import type { RuntimeContext, ToolEvent } from '../pipeline/types.js';
+import type { HookHandler, HookInput, RuntimeContext, ToolEvent } from '../pipeline/types.js';
 import type { AssistantPart, Message, ModelProvider, StopReason, ToolSpec, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
-import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage } from './events.js';
-import { INTERRUPTED, MAX_TURNS_NOT_RUN, pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
+import { runHooks } from '../hooks/run.js';
+import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage, UserMessage } from './events.js';
+import { INTERRUPTED, pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 export interface ToolSelection {
@@ -32,9 +33,22 @@ export interface RunAgentOptions {
   maxTokens?: number;
   /** Picks the turn's tools (ToolSearch); default: the registry's whole pool. */
   selectTools?: (pool: AnyTool[], messages: readonly Message[]) => ToolSelection;
+  /**
+   * Hooks for the loop's own events: UserPromptSubmit (before the prompt is sent) and Stop (when
+   * the model is about to finish). Tool hooks run in the pipeline, through rt.hooks.
+   */
+  hooks?: readonly HookHandler[];
+  /**
+   * For a called name no registered tool has yet (an MCP server still connecting): resolves once
+   * the tool may exist. The pipeline's lookup is synchronous, so the loop waits before handing
+   * the call over.
+   */
+  awaitTool?: (name: string, signal: AbortSignal) => Promise<unknown>;
 }
 
 export const DEFAULT_MAX_TURNS = 50;
+/** Continuations a Stop hook may force per prompt, so a hook that always blocks cannot loop forever. */
+export const MAX_STOP_CONTINUATIONS = 3;
 
 interface TurnOutcome {
   assistant: AssistantMessage;
@@ -54,11 +68,15 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     },
   };
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const messages = repairHistory(options.messages);
-  const seenIds = new Set(messages.flatMap((message) => toolUses(message).map((use) => use.id)));
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
   let toolCalls = 0;
+  let stopContinuations = 0;
+  const hookInput = (event: 'UserPromptSubmit' | 'Stop'): HookInput => ({ hook_event_name: event, session_id: rt.session.id, cwd: rt.session.cwd });
+
+  const submitted = await submitPrompt(options, hookInput('UserPromptSubmit'));
+  const messages = repairHistory(submitted.messages);
+  const seenIds = new Set(messages.flatMap((message) => toolUses(message).map((use) => use.id)));
 
   const finish = (stopReason: AgentStopReason, error?: string): AgentResult => {
     const lastAssistant = [...messages].reverse().find((message) => message.role === 'assistant');
@@ -67,13 +85,15 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     emit({ type: 'done', result });
     return result;
   };
+  if (submitted.blocked !== undefined) return finish('blocked', `Prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`);
+  if (submitted.prompt) emit({ type: 'user_message', message: submitted.prompt, origin: 'prompt' });
 
   for (;;) {
     if (options.signal.aborted) return finish('aborted');
     turns++;
     const lastTurn = turns >= maxTurns;
     emit({ type: 'turn_start', turn: turns });
-    const outcome = await runTurn(options, rt, messages, seenIds, lastTurn, emit);
+    const outcome = await runTurn(options, rt, messages, seenIds, emit);
     if (outcome.assistant.content.length > 0) {
       messages.push(outcome.assistant);
       emit({ type: 'assistant_message', message: outcome.assistant });
@@ -92,8 +112,16 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     emit({ type: 'turn_end', turn: turns, stopReason: outcome.stopReason, toolCalls: outcome.results.length });
     if (options.signal.aborted) return finish('aborted');
     if (outcome.error !== undefined) return finish('error', errorText(outcome.error));
-    if (outcome.results.length === 0) return finish('end_turn');
-    if (lastTurn) return finish('max_turns', `Stopped after ${maxTurns} turns (--max-turns); the model still wanted to call tools.`);
+    if (outcome.results.length === 0) {
+      const feedback = lastTurn || stopContinuations >= MAX_STOP_CONTINUATIONS ? undefined : await stopFeedback(options, { ...hookInput('Stop'), stop_hook_active: stopContinuations > 0 });
+      if (feedback === undefined || options.signal.aborted) return finish(options.signal.aborted ? 'aborted' : 'end_turn');
+      stopContinuations++;
+      const message: UserMessage = { role: 'user', content: [{ type: 'text', text: feedback }] };
+      messages.push(message);
+      emit({ type: 'user_message', message, origin: 'stop_hook' });
+      continue;
+    }
+    if (lastTurn) return finish('max_turns', `Stopped after ${maxTurns} turns (--max-turns); the model still wanted to continue.`);
   }
 }
 
@@ -102,7 +130,6 @@ async function runTurn(
   rt: RuntimeContext,
   messages: readonly Message[],
   seenIds: Set<string>,
-  lastTurn: boolean,
   emit: (event: AgentEvent) => void,
 ): Promise<TurnOutcome> {
   const { tools, systemPromptSection } = chooseTools(options, messages);
@@ -113,8 +140,9 @@ async function runTurn(
   const turnAbort = new AbortController();
   const relay = (): void => turnAbort.abort(options.signal.reason);
   options.signal.addEventListener('abort', relay, { once: true });
-  // On the last allowed turn calls are recorded but never started.
-  const batch = lastTurn ? undefined : createBatch(rt, { signal: turnAbort.signal, maxConcurrency: options.maxConcurrency });
+  // The last allowed turn's calls run too (as Claude Code's do): the model asked for them, and
+  // their results stay in the history for a resumed session.
+  const batch = createBatch(rt, { signal: turnAbort.signal, maxConcurrency: options.maxConcurrency });
   const parts: AssistantPart[] = [];
   const calls: { id: string; name: string }[] = [];
   let stopReason: StopReason = 'other';
@@ -137,7 +165,8 @@ async function runTurn(
         parts.push({ type: 'tool_use', id, name: event.name, input });
         calls.push({ id, name: event.name });
         emit({ type: 'tool_call', id, name: event.name, input });
-        batch?.push({ id, name: event.name, input });
+        if (options.awaitTool && !rt.resolveTool(event.name)) await options.awaitTool(event.name, turnAbort.signal);
+        batch.push({ id, name: event.name, input });
       } else if (event.type === 'message_end') {
         stopReason = event.stopReason;
         usage = event.usage;
@@ -147,11 +176,44 @@ async function runTurn(
     error = caught;
     turnAbort.abort(caught);
   }
-  batch?.end();
-  const finished = batch ? await batch.results : [];
+  batch.end();
+  const finished = await batch.results;
   options.signal.removeEventListener('abort', relay);
-  const missing = lastTurn ? MAX_TURNS_NOT_RUN : error !== undefined && !options.signal.aborted ? modelFailed(error) : INTERRUPTED;
+  const missing = error !== undefined && !options.signal.aborted ? modelFailed(error) : INTERRUPTED;
   return { assistant: { role: 'assistant', content: parts }, results: pairResults(calls, finished, missing), stopReason, usage, error };
+}
+
+interface SubmittedPrompt {
+  messages: readonly Message[];
+  /** The new prompt as sent (with hook context), to record; absent when the history ends otherwise. */
+  prompt?: UserMessage;
+  /** A UserPromptSubmit hook's reason for stopping the prompt. */
+  blocked?: string;
+}
+
+/**
+ * Runs UserPromptSubmit hooks on the prompt that ends the history: a block drops the prompt
+ * (it is never sent nor kept), added context travels with it.
+ */
+async function submitPrompt(options: RunAgentOptions, input: HookInput): Promise<SubmittedPrompt> {
+  const last = options.messages.at(-1);
+  if (last?.role !== 'user') return { messages: options.messages };
+  const text = last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  if (text === '' || !options.hooks?.length) return { messages: options.messages, prompt: last };
+  const outcome = await runHooks(options.hooks, { ...input, prompt: text }, options.signal);
+  if (outcome.block) return { messages: options.messages.slice(0, -1), blocked: outcome.block.reason };
+  const prompt: UserMessage = outcome.additionalContext
+    ? { role: 'user', content: [...last.content, { type: 'text', text: `Context added by a UserPromptSubmit hook:\n${outcome.additionalContext}` }] }
+    : last;
+  return { messages: [...options.messages.slice(0, -1), prompt], prompt };
+}
+
+/** What a blocking Stop hook wants the model to do next, or undefined to let the turn end. */
+async function stopFeedback(options: RunAgentOptions, input: HookInput): Promise<string | undefined> {
+  if (!options.hooks?.length) return undefined;
+  const outcome = await runHooks(options.hooks, input, options.signal);
+  // `continue: false` (halt) means stop now, whatever a block asks.
+  return outcome.block && !outcome.halt ? `A Stop hook asked you to continue: ${outcome.block.reason}` : undefined;
 }
 
 function chooseTools(options: RunAgentOptions, messages: readonly Message[]): ToolSelection {

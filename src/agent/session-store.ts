@@ -56,6 +56,7 @@ export class SessionLog {
 
 export function recordFor(event: AgentEvent): SessionRecord | undefined {
   switch (event.type) {
+    case 'user_message':
     case 'assistant_message':
     case 'tool_results':
       return { type: 'message', message: event.message };

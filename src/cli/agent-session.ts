@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolveProviderConfig } from '../providers/config.js';
 import type { Message, ModelProvider } from '../providers/types.js';
 import type { AskPermission } from '../pipeline/types.js';
+import type { AskUser } from '../tool/types.js';
 import type { AgentEvent, AgentResult } from '../agent/events.js';
 import { runAgent, DEFAULT_MAX_TURNS } from '../agent/loop.js';
 import { messagesOf, readSession, SESSION_FORMAT_VERSION, SessionLog, sessionFile, sessionsDir } from '../agent/session-store.js';
@@ -17,6 +18,8 @@ export interface AgentSessionOptions {
   flags: CliFlags;
   interactive: boolean;
   askPermission?: AskPermission;
+  /** How AskUserQuestion reaches a person; absent in one-shot runs (the tool says no one can answer). */
+  askUser?: AskUser;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -53,7 +56,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
 
   // The SDK loads while the tools and settings do: start-up is the longer of the two, not the sum.
   const [runtime, provider] = await Promise.all([
-    createCliRuntime({ cwd: options.cwd, flags, interactive: options.interactive, sessionId: flags.resume, askPermission: options.askPermission, env }),
+    createCliRuntime({ cwd: options.cwd, flags, interactive: options.interactive, sessionId: flags.resume, askPermission: options.askPermission, askUser: options.askUser, env }),
     import('../providers/index.js').then(({ createProvider }) =>
       createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
     ),
@@ -72,8 +75,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     log,
     messages: history,
     async send(prompt, signal, onEvent) {
+      // Recorded by the loop (user_message), as sent: a UserPromptSubmit hook may add context or block it.
       const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
-      log.append({ type: 'message', message });
       const result = await runAgent({
         provider,
         model: config.model,
@@ -81,7 +84,9 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         registry: runtime.registry,
         rt: runtime.rt,
         maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
-        selectTools: (pool, messages) => selectToolsForRequest(pool, messages, { cwd: runtime.session.cwd, enabled: runtime.settings.toolSearch.enabled }),
+        selectTools: (pool, messages) => selectToolsForRequest(pool, messages, runtime.deferral),
+        hooks: runtime.rt.hooks,
+        awaitTool: runtime.awaitTool,
         signal,
         onEvent: (event) => {
           log.record(event);

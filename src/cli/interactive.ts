@@ -6,7 +6,7 @@ import type { AskPermission } from '../pipeline/types.js';
 import { openAgentSession, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
 import { callSummary, resultSummary } from './summary.js';
-import { createTerminalAsk } from './terminal-ask.js';
+import { createTerminalAsk, createTerminalQuestions } from './terminal-ask.js';
 
 export async function runInteractive(flags: CliFlags): Promise<number> {
   const out = process.stdout;
@@ -24,7 +24,7 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
   const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
   let session: AgentSession;
   try {
-    session = await openAgentSession({ cwd: process.cwd(), flags, interactive: true, askPermission });
+    session = await openAgentSession({ cwd: process.cwd(), flags, interactive: true, askPermission, askUser: createTerminalQuestions({ rl, write }) });
   } catch (error) {
     rl.close();
     throw error;
@@ -46,6 +46,9 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
         break;
       case 'tool_end':
         line(`  ⎿ ${summaries.get(event.toolUseId) ?? event.toolName}: ${resultSummary(event.result)}`);
+        break;
+      case 'user_message':
+        if (event.origin === 'stop_hook') line(`↻ ${event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`);
         break;
       case 'error':
         line(`error: ${event.message}`);

@@ -13,7 +13,9 @@ import { builtinTools } from '../tools/index.js';
 import { hooksFromSettings } from '../hooks/settings.js';
 import { ToolIndex } from '../search/tool-index.js';
 import { createToolSearchTool } from '../search/tool.js';
-import { loadMcpConfigs } from '../mcp/load.js';
+import { loadMcpConfigs, type LoadedMcpConfigs } from '../mcp/load.js';
+import type { McpManager } from '../mcp/manager.js';
+import type { DeferralOptions } from '../search/defer.js';
 import { sessionArtefactsDir, wieldHome } from '../agent/session-store.js';
 import type { CliFlags } from './options.js';
 import { SetupError } from './setup-error.js';
@@ -37,8 +39,16 @@ export interface CliRuntime {
   rt: RuntimeContext;
   /** Things to tell the person (skipped project files, MCP config problems). */
   notices: string[];
+  /** The MCP servers as configured, with the entries that were rejected. */
+  mcpConfigs: LoadedMcpConfigs;
+  /** The running MCP servers; absent when none is configured. */
+  mcp?: McpManager;
   /** Resolves once every MCP server's first connection attempt has settled. */
   mcpReady(): Promise<void>;
+  /** For a name not registered yet: waits while its MCP server is still connecting. */
+  awaitTool(name: string, signal: AbortSignal): Promise<unknown>;
+  /** Settings for ToolSearch deferral: `toolSearch.enabled`, per-server `alwaysLoad` and `description`. */
+  deferral: DeferralOptions;
   close(): Promise<void>;
 }
 
@@ -69,27 +79,38 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
 
   const registry = new ToolRegistry();
   for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap, explainFailure: sandbox && explainSandboxFailure } })) registry.register(tool);
-  // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable.
+  // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable. It
+  // syncs when searched, not on every change: a server registering 2,000 tools one by one would
+  // otherwise re-sync the whole pool 2,000 times.
   const index = new ToolIndex();
-  const syncIndex = (): void => index.sync(registry.all());
-  registry.register(createToolSearchTool(() => index));
-  syncIndex();
-  const stopSync = registry.onChange(syncIndex);
+  let indexStale = true;
+  registry.register(
+    createToolSearchTool(() => {
+      if (indexStale) index.sync(registry.all());
+      indexStale = false;
+      return index;
+    }),
+  );
+  const stopSync = registry.onChange(() => (indexStale = true));
 
   const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox?.option });
 
   const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env });
   notices.push(...mcpConfigs.notes, ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`));
-  let closeMcp = async (): Promise<void> => undefined;
-  let mcpReady = async (): Promise<void> => undefined;
+  let mcp: McpManager | undefined;
   if (Object.keys(mcpConfigs.servers).length > 0) {
     // The MCP SDK is heavy: loaded only when a server is configured, connected in the background.
     const { McpManager } = await import('../mcp/manager.js');
-    const manager = new McpManager();
-    manager.connectAll(mcpConfigs.servers, { registry, logDir: session.dir });
-    closeMcp = () => manager.close();
-    mcpReady = () => manager.ready();
+    mcp = new McpManager();
+    mcp.connectAll(mcpConfigs.servers, { registry, logDir: session.dir });
   }
+  const servers = Object.entries(mcpConfigs.servers);
+  const deferral: DeferralOptions = {
+    enabled: settings.toolSearch.enabled,
+    alwaysLoadServers: servers.filter(([, config]) => config.alwaysLoad === true).map(([name]) => name),
+    serverDescriptions: Object.fromEntries(servers.flatMap(([name, config]) => (config.description ? [[name, config.description]] : []))),
+    cwd: session.cwd,
+  };
 
   // The shell parser (WASM) loads while the first model request is in flight, so the first
   // Bash call does not wait for it; a failure here surfaces again at that call.
@@ -110,10 +131,14 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     policy,
     rt,
     notices,
-    mcpReady,
+    mcpConfigs,
+    mcp,
+    mcpReady: async () => mcp?.ready(),
+    awaitTool: async (name, signal) => mcp?.waitForTool(name, registry, signal),
+    deferral,
     async close() {
       stopSync();
-      await closeMcp();
+      await mcp?.close();
     },
   };
 }

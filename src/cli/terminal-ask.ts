@@ -1,11 +1,14 @@
-// Asking a person in the terminal to approve a call (y / n / a / A), over a readline interface.
+// Asking a person in the terminal, over a readline interface: to approve a call (y / n / a / A),
+// and AskUserQuestion's questions.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Interface } from 'node:readline';
 import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
+import type { AskUser } from '../tool/types.js';
 import type { WieldPolicy } from '../permissions/engine.js';
 import { persistRule } from '../permissions/persist.js';
 import { alwaysRules, parsePermissionReply, renderPrompt } from './permission-prompt.js';
+import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
 const MAX_DIFF_BYTES = 256 * 1024;
@@ -55,5 +58,25 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       }
       write(rules.length > 0 ? '  answer y, n, a or A\n' : '  no rule can cover this call; answer y or n\n');
     }
+  };
+}
+
+/** Asks each question in turn until its answer reads; Ctrl-C (the signal) stops the asking. */
+export function createTerminalQuestions(options: { rl: Interface; write: (text: string) => void }): AskUser {
+  const { rl, write } = options;
+  return async (questions, signal) => {
+    const answers: string[][] = [];
+    for (const item of questions) {
+      write(`\n${renderQuestion(item)}\n`);
+      for (;;) {
+        const reply = parseQuestionReply(await question(rl, '> ', signal), item);
+        if (reply.ok) {
+          answers.push(reply.answer);
+          break;
+        }
+        write(`  ${reply.message}\n`);
+      }
+    }
+    return answers;
   };
 }

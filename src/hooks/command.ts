@@ -49,7 +49,11 @@ export function parseHookStdout(event: HookEventName, stdout: string): { outcome
   if (!isRecord(data)) return { outcome: {}, problems: ['stdout JSON must be an object'] };
   const outcome: HookOutcome = {};
   const reason = typeof data.reason === 'string' ? data.reason : undefined;
-  if (data.continue === false) outcome.block = { reason: typeof data.stopReason === 'string' ? data.stopReason : (reason ?? 'a hook stopped processing') };
+  if (data.continue === false) {
+    // `continue: false` stops the agent; for a tool call that also means the call does not run.
+    outcome.halt = { reason: typeof data.stopReason === 'string' ? data.stopReason : (reason ?? 'a hook stopped processing') };
+    if (event !== 'Stop') outcome.block = outcome.halt;
+  }
   if (data.decision === 'block') outcome.block ??= { reason: reason ?? 'blocked by a hook' };
   if (data.decision === 'approve') outcome.permissionDecision = 'allow';
   if (reason && outcome.permissionDecision) outcome.permissionDecisionReason = reason;

@@ -36,6 +36,7 @@ export async function runHooks(handlers: readonly HookHandler[] | undefined, inp
     }
     const { outcome } = entry;
     if (outcome.block && !merged.block) merged.block = outcome.block;
+    if (outcome.halt && !merged.halt) merged.halt = outcome.halt;
     if (outcome.permissionDecision && (!merged.permissionDecision || STRICTNESS[outcome.permissionDecision] > STRICTNESS[merged.permissionDecision])) {
       merged.permissionDecision = outcome.permissionDecision;
       merged.permissionDecisionReason = outcome.permissionDecisionReason;

@@ -10,6 +10,8 @@
 //                    then skip write prompts and run in parallel. Off by default: hints are
 //                    the server's claim, not a guarantee.
 //   disabled         true to keep the entry but not start it
+//   alwaysLoad       true to send this server's tools with every request (never deferred by ToolSearch)
+//   description      one line about the server, shown to the model next to its deferred tools
 import { z } from 'zod';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -21,6 +23,8 @@ const common = {
   connectTimeout: z.number().int().positive().optional(),
   trustAnnotations: z.boolean().optional(),
   disabled: z.boolean().optional(),
+  alwaysLoad: z.boolean().optional(),
+  description: z.string().optional(),
 };
 
 const stdioSchema = z.strictObject({

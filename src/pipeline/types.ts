@@ -76,6 +76,8 @@ export interface HookInput {
   tool_response?: ToolResultContent;
   /** UserPromptSubmit: the prompt. */
   prompt?: string;
+  /** Stop: true when the agent already continued because of a Stop hook (avoid loops). */
+  stop_hook_active?: boolean;
 }
 
 /** A hook's answer, normalised from Claude Code's JSON protocol or a programmatic hook. */
@@ -88,6 +90,8 @@ export interface HookOutcome {
   additionalContext?: string;
   /** PostToolUse: replace the result the model gets. */
   replaceResult?: ToolResultContent;
+  /** Stop the agent altogether (Claude Code's `continue: false`), with a reason for the person. */
+  halt?: { reason: string };
 }
 
 export interface HookHandler {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { MAX_TURNS_NOT_RUN } from '../../src/agent/history.js';
 import type { Message } from '../../src/providers/types.js';
 import { callTools, expectPaired, harness, prompt, reply, scriptedProvider, type ScriptedTurn } from './scripted.js';
 
@@ -134,14 +133,15 @@ describe('runAgent', () => {
     expectPaired(result.messages);
   });
 
-  it('stops at max turns and answers the last calls with "not run"', async () => {
+  it('stops at max turns after running the last turn\'s calls', async () => {
     const always = callTools([{ id: 'n', name: 'Note', input: '{"text":"x"}' }]);
     const { result, provider } = await run([always, always, always], { maxTurns: 2 });
     expect(result.stopReason).toBe('max_turns');
     expect(result.turns).toBe(2);
     expect(provider.requests).toHaveLength(2);
     const rs = results(result.messages);
-    expect(rs.map(text)).toEqual(['noted x', MAX_TURNS_NOT_RUN]);
+    expect(rs.map(text)).toEqual(['noted x', 'noted x']);
+    expect(result.error).toMatch(/Stopped after 2 turns/);
     // Repeated ids from the model are made unique so each result pairs with one call.
     expect(new Set(rs.map((r) => r.toolUseId)).size).toBe(2);
     expectPaired(result.messages);

@@ -18,7 +18,7 @@ describe('interactive wield in a terminal', () => {
     await standin?.close();
   });
 
-  it('asks before a write and honours y, n (with a message) and a (always this session)', async () => {
+  it('asks before a write (y, n with a message, a, A) and asks AskUserQuestion questions', async () => {
     const cwd = tempDir('wield-tty-cwd-');
     const home = tempDir('wield-tty-home-');
     const write = (name: string, content: string) => ({ toolCalls: [{ name: 'Write', arguments: { file_path: path.join(cwd, name), content } }] });
@@ -35,6 +35,20 @@ describe('interactive wield in a terminal', () => {
         { text: 'Updated always.txt without asking.' },
         write('saved.txt', 'five'),
         { text: 'Saved the rule.' },
+        {
+          toolCalls: [
+            {
+              name: 'AskUserQuestion',
+              arguments: {
+                questions: [
+                  { question: 'Which checks should run?', options: ['lint', 'unit tests', 'e2e'], multiSelect: true },
+                  { question: 'Which branch?', options: ['main', 'develop'] },
+                ],
+              },
+            },
+          ],
+        },
+        { text: 'Running the chosen checks.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 30' } }] },
       ],
     });
@@ -73,6 +87,20 @@ describe('interactive wield in a terminal', () => {
     tmux.type('A');
     await tmux.waitFor('Saved the rule.');
     expect(readFileSync(path.join(cwd, '.wield', 'settings.local.json'), 'utf8')).toContain('saved.txt');
+
+    // AskUserQuestion: numbered options, several numbers for multiSelect, free text for the other.
+    tmux.type('run the checks');
+    screen = await tmux.waitFor('? Which checks should run?');
+    expect(screen).toContain('3. e2e');
+    tmux.type('1,2');
+    await tmux.waitFor('? Which branch?');
+    tmux.type('7');
+    await tmux.waitFor('choose numbers from 1 to 2');
+    tmux.type('release/2.0');
+    await tmux.waitFor('Running the chosen checks.');
+    const answered = JSON.stringify(standin.requests.at(-1));
+    expect(answered).toContain('A: lint, unit tests');
+    expect(answered).toContain('A: release/2.0');
 
     // Ctrl-C during a running tool interrupts the turn; the session stays open.
     tmux.type('sleep');

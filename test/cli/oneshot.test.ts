@@ -88,6 +88,16 @@ describe('wield -p', () => {
     expect(events.at(-1)).toMatchObject({ type: 'result', answer: 'Listed.', isError: false });
   });
 
+  it('answers AskUserQuestion with "no one can answer" (no person in a one-shot run)', async () => {
+    const { run, requests } = await withStandin(
+      'anthropic',
+      [{ toolCalls: [{ name: 'AskUserQuestion', arguments: { questions: [{ question: 'Which branch?', options: ['main', 'dev'] }] } }] }, { text: 'Assumed main.' }],
+      ['-p', 'pick a branch'],
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(requests[1])).toContain('No one can answer questions in this non-interactive run');
+  });
+
   it('denies an "ask" with no terminal and tells the model which rule would allow it', async () => {
     const { run, requests, cwd } = await withStandin(
       'anthropic',

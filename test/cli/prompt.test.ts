@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { describeInput, parsePermissionReply, renderPrompt } from '../../src/cli/permission-prompt.js';
+import { parseQuestionReply, renderQuestion } from '../../src/cli/question-prompt.js';
 import { callSummary, resultSummary } from '../../src/cli/summary.js';
 import { formatToolTable, toolRows } from '../../src/cli/tool-table.js';
 import { defineTool } from '../../src/tool/define.js';
@@ -74,5 +75,30 @@ describe('tool table', () => {
       { name: 'Odd', source: 'user', readOnly: false, concurrencySafe: false, destructive: false, deferred: true },
     ]);
     expect(formatToolTable(rows).split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+READ-ONLY/);
+  });
+});
+
+describe('AskUserQuestion in the terminal', () => {
+  const single = { question: 'Which database?', options: ['Postgres', 'SQLite', 'MySQL'] };
+  const multi = { ...single, question: 'Which databases?', multiSelect: true };
+
+  it('numbers the options and says how to answer', () => {
+    expect(renderQuestion(single).split('\n')).toEqual(['? Which database?', '  1. Postgres', '  2. SQLite', '  3. MySQL', '  (a number — or type your own answer)']);
+    expect(renderQuestion(multi)).toContain('separated by commas');
+    expect(renderQuestion({ question: 'Name?' })).toContain('type your answer');
+  });
+
+  it('reads a number, comma-separated numbers when multiSelect, or free text', () => {
+    expect(parseQuestionReply(' 2 ', single)).toEqual({ ok: true, answer: ['SQLite'] });
+    expect(parseQuestionReply('3, 1,3', multi)).toEqual({ ok: true, answer: ['MySQL', 'Postgres'] });
+    expect(parseQuestionReply('DuckDB, please', single)).toEqual({ ok: true, answer: ['DuckDB, please'] });
+    expect(parseQuestionReply('42', { question: 'How many?' })).toEqual({ ok: true, answer: ['42'] });
+  });
+
+  it('asks again for numbers out of range, several numbers for one choice, or nothing', () => {
+    expect(parseQuestionReply('4', single)).toEqual({ ok: false, message: 'choose numbers from 1 to 3' });
+    expect(parseQuestionReply('0,1', multi).ok).toBe(false);
+    expect(parseQuestionReply('1,2', single)).toEqual({ ok: false, message: 'choose one number' });
+    expect(parseQuestionReply('  ', single).ok).toBe(false);
   });
 });

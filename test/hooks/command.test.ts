@@ -123,10 +123,13 @@ describe('parseHookStdout', () => {
     ['', {}],
     ['{"decision":"block","reason":"tests fail"}', { block: { reason: 'tests fail' } }],
     ['{"decision":"approve","reason":"fine"}', { permissionDecision: 'allow', permissionDecisionReason: 'fine' }],
-    ['{"continue":false,"stopReason":"halt"}', { block: { reason: 'halt' } }],
+    ['{"continue":false,"stopReason":"halt"}', { block: { reason: 'halt' }, halt: { reason: 'halt' } }],
     ['{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"nope"}}}', { permissionDecision: 'deny', permissionDecisionReason: 'nope' }],
   ])('%s', (stdout, outcome) => {
     expect(parseHookStdout('PreToolUse', stdout).outcome).toEqual(outcome);
+  });
+  it('continue: false on Stop halts without blocking (a block there would mean "go on")', () => {
+    expect(parseHookStdout('Stop', '{"continue":false,"stopReason":"done"}').outcome).toEqual({ halt: { reason: 'done' } });
   });
   it('plain stdout is context for UserPromptSubmit only', () => {
     expect(parseHookStdout('UserPromptSubmit', 'today is Monday\n').outcome).toEqual({ additionalContext: 'today is Monday' });

@@ -1,7 +1,5 @@
 // `wield mcp list [--json]` (servers, state, tool counts, errors) and
 // `wield mcp serve [--http PORT] [--host H] [--token T]` (the pool as an MCP server).
-import os from 'node:os';
-import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { McpServerStatus } from '../../mcp/connection.js';
 import { exitWith, reportFailure, writeOut } from '../exit.js';
@@ -40,32 +38,23 @@ export function formatServerTable(servers: readonly McpServerStatus[]): string {
 }
 
 async function listServers(flags: CliFlags): Promise<number> {
-  const cwd = process.cwd();
   // Loaded on use: this module is imported when the CLI starts and must stay light.
-  const [{ loadSettings }, { loadMcpConfigs }, { McpManager }, { ToolRegistry }] = await Promise.all([
-    import('../../permissions/settings.js'),
-    import('../../mcp/load.js'),
-    import('../../mcp/manager.js'),
-    import('../../registry/registry.js'),
-  ]);
-  const loaded = await loadSettings({ cwd, trustProject: flags.trust });
-  const configs = loadMcpConfigs({ cwd, settings: loaded.settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig });
-  const manager = new McpManager();
-  manager.connectAll(configs.servers, { registry: new ToolRegistry(), logDir: path.join(os.tmpdir(), 'wield-mcp-list') });
+  const { createCliRuntime } = await import('../runtime.js');
+  const runtime = await createCliRuntime({ cwd: process.cwd(), flags, interactive: false });
   try {
-    await manager.ready();
-    const servers = manager.list();
-    const configErrors = configs.errors.map((e) => ({ server: e.server, source: e.source, error: e.message }));
+    await runtime.mcpReady();
+    const servers = runtime.mcp?.list() ?? [];
+    const { errors, notes } = runtime.mcpConfigs;
+    const configErrors = errors.map((e) => ({ server: e.server, source: e.source, error: e.message }));
     if (flags.json) {
-      await writeOut(`${JSON.stringify({ servers, configErrors, notes: configs.notes }, null, 2)}\n`);
+      await writeOut(`${JSON.stringify({ servers, configErrors, notes }, null, 2)}\n`);
     } else {
-      for (const note of configs.notes) process.stderr.write(`wield: ${note}\n`);
-      for (const e of configErrors) process.stderr.write(`wield: MCP ${e.server} (${e.source}): ${e.error}\n`);
+      for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
       await writeOut(`${formatServerTable(servers)}\n`);
     }
     return servers.some((s) => s.state === 'failed') || configErrors.length > 0 ? 1 : 0;
   } finally {
-    await manager.close();
+    await runtime.close();
   }
 }
 
@@ -90,7 +79,7 @@ async function serve(flags: ServeFlags): Promise<number> {
       registry: runtime.registry,
       rt: runtime.rt,
       transport: stdio ? 'stdio' : { http: { port: flags.http as number, host: flags.host, token: flags.token ?? process.env.WIELD_MCP_TOKEN } },
-      deferral: { enabled: runtime.settings.toolSearch.enabled, cwd: runtime.session.cwd },
+      deferral: runtime.deferral,
     });
     if (handle.url) process.stderr.write(`wield: MCP gateway listening on ${handle.url}\n`);
     await untilShutdown(stdio);

@@ -1,0 +1,96 @@
+// Settings the CLI hands to the loop and to ToolSearch, end to end with a stand-in model:
+// UserPromptSubmit / Stop hooks, per-server MCP alwaysLoad and description, and calls to MCP
+// tools of a server that is still connecting.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startStandin, type ScriptStep } from '../support/standin/index.js';
+import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
+
+const FAULTY_SERVER = path.join(process.cwd(), 'test', 'support', 'mcp-servers', 'faulty.mjs');
+
+let cli: string;
+let cleanup: () => void;
+beforeAll(async () => ({ cli, cleanup } = await buildCli()));
+afterAll(() => cleanup?.());
+
+/** Runs `wield -p` in a fresh project whose user settings (under the private home) are `settings`. */
+async function oneShot(script: ScriptStep[], settings: (home: string) => object, args: string[]) {
+  const cwd = tempDir('wield-settings-cwd-');
+  const home = tempDir('wield-settings-home-');
+  mkdirSync(path.join(home, '.wield'), { recursive: true });
+  writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify(settings(home)));
+  const standin = await startStandin({ dialect: 'anthropic', script });
+  try {
+    const run = await runCli(cli, [...providerArgs('anthropic'), ...args], { cwd, env: cleanEnv(home, providerEnv('anthropic', standin.url)) });
+    return { run, requests: standin.requests as { system?: unknown; tools?: { name: string }[]; messages: unknown[] }[] };
+  } finally {
+    await standin.close();
+  }
+}
+
+function hookScript(dir: string, name: string, body: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe('hooks from settings in wield -p', () => {
+  it('a UserPromptSubmit hook that exits 2 stops the prompt and says why (exit 1, no request)', async () => {
+    const { run, requests } = await oneShot(
+      [{ text: 'never sent' }],
+      (home) => ({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hookScript(home, 'block.sh', 'echo "secrets in the prompt" >&2; exit 2') }] }] } }),
+      ['-p', 'my password is hunter2'],
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('secrets in the prompt');
+    expect(run.stdout).toBe('');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('UserPromptSubmit context reaches the model, and a Stop hook block makes it continue', async () => {
+    const { run, requests } = await oneShot(
+      [{ text: 'First answer.' }, { text: 'Checked again.' }],
+      (home) => ({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: 'command', command: hookScript(home, 'context.sh', 'echo "today is release day"') }] }],
+          Stop: [
+            {
+              hooks: [{ type: 'command', command: hookScript(home, 'stop.sh', `[ -f "${home}/stopped" ] && exit 0; touch "${home}/stopped"; echo "double-check the changelog" >&2; exit 2`) }],
+            },
+          ],
+        },
+      }),
+      ['-p', 'ship it', '--output-format', 'json'],
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ answer: 'Checked again.', turns: 2 });
+    expect(JSON.stringify(requests[0].messages)).toContain('today is release day');
+    expect(JSON.stringify(requests[1].messages.at(-1))).toContain('double-check the changelog');
+  });
+});
+
+describe('MCP servers in the agent runtime', () => {
+  it('sends alwaysLoad servers\' tools, defers the others with their description, and waits for a server still connecting', async () => {
+    const servers = {
+      always: { command: process.execPath, args: [FAULTY_SERVER], alwaysLoad: true },
+      big: { command: process.execPath, args: [FAULTY_SERVER, '--tools', '30'], description: 'Generated tools for load testing' },
+      // Starts a second late: its tool is called before it is registered.
+      slow: { command: '/bin/sh', args: ['-c', `sleep 1; exec "${process.execPath}" "${FAULTY_SERVER}"`] },
+    };
+    const { run, requests } = await oneShot(
+      [{ toolCalls: [{ name: 'mcp__slow__echo', arguments: { text: 'hello from slow' } }] }, { text: 'Echoed.' }],
+      () => ({ mcpServers: servers }),
+      ['-p', 'echo', '--allow', 'mcp__slow', '--output-format', 'json'],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const second = requests[1];
+    expect(JSON.stringify(second.messages.at(-1))).toContain('hello from slow');
+    const names = (second.tools ?? []).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['Read', 'ToolSearch', 'mcp__always__echo', 'mcp__always__pid', 'mcp__slow__echo']));
+    expect(names.filter((name) => name.startsWith('mcp__big__'))).toEqual([]);
+    expect(JSON.stringify(second.system)).toContain('Generated tools for load testing');
+  });
+});
