@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { ToolIndex } from '../src/search/tool-index.js';
 import { docFromJSON, type ToolDoc } from '../src/search/doc.js';
 import { splitWords, isStopWord } from '../src/search/tokenize.js';
-import { CORE_TOOL_NAMES, selectToolsForRequest, toolSpecOf } from '../src/search/defer.js';
+import { CORE_TOOL_NAMES, selectToolsForRequest } from '../src/search/defer.js';
+import { toolSpec } from '../src/registry/spec.js';
 import { builtinTools } from '../src/tools/index.js';
 import { createToolSearchTool } from '../src/search/tool.js';
 import { defineTool } from '../src/tool/define.js';
@@ -221,14 +222,14 @@ const context: Record<string, { servers: number; toolSpecBytes: number; systemSe
 for (const count of [50, 500, 2000]) {
   const mcp = mcpTools(count);
   const selection = selectToolsForRequest([...core, ...mcp], [], {});
-  const specBytes = Buffer.byteLength(JSON.stringify(selection.tools.map((t) => toolSpecOf(t))));
+  const specBytes = Buffer.byteLength(JSON.stringify(selection.tools.map((t) => toolSpec(t, process.cwd()))));
   const sectionBytes = Buffer.byteLength(selection.systemPromptSection);
   context[String(count)] = {
     servers: new Set(mcp.map((t) => t.server)).size,
     toolSpecBytes: specBytes,
     systemSectionBytes: sectionBytes,
     totalBytes: specBytes + sectionBytes,
-    allToolsBytes: Buffer.byteLength(JSON.stringify([...core, ...mcp].map((t) => toolSpecOf(t)))),
+    allToolsBytes: Buffer.byteLength(JSON.stringify([...core, ...mcp].map((t) => toolSpec(t, process.cwd())))),
   };
 }
 

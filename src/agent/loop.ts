@@ -2,6 +2,8 @@
 // the turn limit, an abort or a provider error. Calls start as soon as their arguments have
 // streamed in, and every tool_use in the history gets exactly one tool_result.
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
+import { toolSpec } from '../registry/spec.js';
+import { messageOf } from '../pipeline/outcome.js';
 import type { HookHandler, HookInput, RuntimeContext, ToolEvent } from '../pipeline/types.js';
 import type { AssistantPart, Message, ModelProvider, StopReason, ToolSpec, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
@@ -111,7 +113,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     }
     emit({ type: 'turn_end', turn: turns, stopReason: outcome.stopReason, toolCalls: outcome.results.length });
     if (options.signal.aborted) return finish('aborted');
-    if (outcome.error !== undefined) return finish('error', errorText(outcome.error));
+    if (outcome.error !== undefined) return finish('error', messageOf(outcome.error));
     if (outcome.results.length === 0) {
       const feedback = lastTurn || stopContinuations >= MAX_STOP_CONTINUATIONS ? undefined : await stopFeedback(options, { ...hookInput('Stop'), stop_hook_active: stopContinuations > 0 });
       if (feedback === undefined || options.signal.aborted) return finish(options.signal.aborted ? 'aborted' : 'end_turn');
@@ -227,10 +229,6 @@ function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: s
   return buildSystemPrompt({ tools, cwd: options.rt.session.cwd, date: new Date(), extra });
 }
 
-export function toolSpec(tool: AnyTool, cwd: string): ToolSpec {
-  return { name: tool.name, description: tool.description({ cwd }), inputSchema: tool.inputJSONSchema };
-}
-
 /** The parsed object when the streamed JSON is a valid object ('' means no arguments), else the raw text for the pipeline to repair. */
 export function parseArguments(raw: string): unknown {
   if (raw.trim() === '') return {};
@@ -244,10 +242,6 @@ export function parseArguments(raw: string): unknown {
 }
 
 function modelFailed(error: unknown): string {
-  return `Not run: the model's reply failed before the turn finished (${errorText(error)}).`;
+  return `Not run: the model's reply failed before the turn finished (${messageOf(error)}).`;
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
-}

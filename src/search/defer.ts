@@ -3,6 +3,7 @@
 // the history). Pure: same pool + same messages → same tools in the same order, which keeps
 // resumed sessions identical and the request prefix cacheable.
 import type { Message, ToolSpec } from '../providers/types.js';
+import { toolSpec } from '../registry/spec.js';
 import type { AnyTool } from '../tool/types.js';
 import { discoveredToolNames } from './result-text.js';
 import { renderDeferredSection } from './section.js';
@@ -43,13 +44,9 @@ export const DEFAULT_BUDGET_SHARE = 0.1;
 /** Rough rule of thumb for English/JSON text with current tokenizers: ~4 characters per token. */
 const CHARS_PER_TOKEN = 4;
 
-export function toolSpecOf(tool: AnyTool, cwd = process.cwd()): ToolSpec {
-  return { name: tool.name, description: tool.description({ cwd }), inputSchema: tool.inputJSONSchema };
-}
-
 export function estimateTokens(tools: readonly AnyTool[], cwd?: string): number {
   let chars = 0;
-  for (const tool of tools) chars += JSON.stringify(toolSpecOf(tool, cwd)).length;
+  for (const tool of tools) chars += JSON.stringify(toolSpec(tool, cwd ?? process.cwd())).length;
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
