@@ -5,7 +5,7 @@ import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
 import { messageOf } from '../pipeline/outcome.js';
 import type { HookHandler, HookInput, RuntimeContext, ToolEvent } from '../pipeline/types.js';
-import type { AssistantPart, Message, ModelProvider, StopReason, ToolSpec, Usage } from '../providers/types.js';
+import type { AssistantPart, Message, ModelProvider, StopReason, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
 import { runHooks } from '../hooks/run.js';

@@ -34,6 +34,13 @@ const PSEUDO_FS = ['/proc', '/sys', '/dev'];
  */
 const SLASH_LOOKALIKES = /[\u2215\u2044\u29f8]/g;
 
+/**
+ * Backslash look-alikes NFKC leaves alone: U+2216 set minus, U+29F5 and U+29F9 reverse solidus
+ * operators, and the yen (U+00A5) and won (U+20A9) signs, which Japanese and Korean code pages
+ * map to the 0x5C byte Windows reads as a separator.
+ */
+const BACKSLASH_LOOKALIKES = /[\u2216\u29f5\u29f9\u00a5\u20a9]/g;
+
 /** Why a raw input string cannot be a plain path, or undefined when its syntax is fine. */
 export function syntaxProblem(input: string): string | undefined {
   if (input.length === 0) return 'the path is empty; send a file path relative to the working directory or absolute';
@@ -46,11 +53,17 @@ export function syntaxProblem(input: string): string | undefined {
   if (/(^|[^:])\$([A-Za-z_{(])/.test(input)) {
     return 'the path contains a shell variable or substitution ($…), which is not expanded here; send the literal path';
   }
+  if (/`[^`]*`/.test(input)) return 'the path contains a shell command substitution (`…`), which is not run here; send the literal path';
+  if (/%[A-Za-z_][A-Za-z0-9_()]*%/.test(input)) {
+    return 'the path contains a Windows variable (%NAME%), which is not expanded here; send the literal path';
+  }
   if (/^[A-Za-z]:/.test(input)) return 'the path starts with a Windows drive letter; send a POSIX path inside the workspace';
   for (const segment of input.split(/[\\/]/)) {
-    // Windows trims trailing spaces and dots, so `.. ` would mean `..` there.
-    if (/^[.\s]+$/.test(segment) && /\s/.test(segment)) {
-      return `the path has a segment ${JSON.stringify(segment)} made of dots and spaces; send it without the spaces`;
+    // Windows trims trailing spaces (callers often trim both ends) and opens `..::$INDEX_ALLOCATION`
+    // as the directory `..`, so such a segment can mean `..`. Spaces alone or with one dot cannot.
+    const name = segment.split(':')[0];
+    if (/^[.\s]+$/.test(name) && (name.match(/\./g) ?? []).length >= 2 && (name !== segment || /\s/.test(name))) {
+      return `the path has a segment ${JSON.stringify(segment)} that Windows or a trimming caller reads as ".."; send a plain name`;
     }
     if (WINDOWS_DEVICE.test(segment.trimEnd())) {
       return `the path names ${JSON.stringify(segment)}, a reserved Windows device name; choose another file name`;
@@ -64,7 +77,7 @@ export function syntaxProblem(input: string): string | undefined {
  * (Windows), and NFKC plus best-fit folding (fullwidth `．．／`, two-dot leader `‥`).
  */
 export function alternateReadings(input: string): string[] {
-  const folded = input.normalize('NFKC').replace(SLASH_LOOKALIKES, '/');
+  const folded = input.normalize('NFKC').replace(SLASH_LOOKALIKES, '/').replace(BACKSLASH_LOOKALIKES, '\\');
   const readings = new Set<string>([input.replace(/\\/g, '/'), folded, folded.replace(/\\/g, '/')]);
   readings.delete(input);
   return [...readings];
@@ -77,7 +90,8 @@ export function isWithin(candidate: string, root: string): boolean {
   return candidate.startsWith(prefix);
 }
 
-type Walk = { ok: true; resolved: string } | { ok: false; resolved: string; reason: string };
+/** `links`: every symlink expanded on the way, in order (their own paths, not their targets). */
+type Walk = { ok: true; resolved: string; links: string[] } | { ok: false; resolved: string; reason: string };
 
 /**
  * Resolves `input` against `base` the way the kernel would, expanding symlinks component by
@@ -86,6 +100,7 @@ type Walk = { ok: true; resolved: string } | { ok: false; resolved: string; reas
 export function resolveReal(input: string, base: string): Walk {
   const pending = input.split('/').reverse();
   let current = input.startsWith('/') ? '/' : base;
+  const links: string[] = [];
   let hops = 0;
   while (pending.length > 0) {
     const segment = pending.pop() as string;
@@ -111,12 +126,13 @@ export function resolveReal(input: string, base: string): Walk {
     if (++hops > MAX_SYMLINK_HOPS) {
       return { ok: false, resolved: next, reason: 'too many levels of symbolic links (a link loop)' };
     }
+    links.push(next);
     const target = fs.readlinkSync(next);
     // The link's target replaces it; the target's own components are walked in turn.
     pending.push(...target.split('/').reverse());
     if (target.startsWith('/')) current = '/';
   }
-  return { ok: true, resolved: current };
+  return { ok: true, resolved: current, links };
 }
 
 function realRoot(root: string): string {
@@ -144,7 +160,10 @@ export function guardPath(input: string, opts: GuardOptions): PathVerdict {
   if (!walk.ok) return { inside: false, resolved: walk.resolved, reason: walk.reason };
   const resolved = walk.resolved;
 
-  const pseudo = PSEUDO_FS.find((dir) => isWithin(lexical, dir) || isWithin(resolved, dir));
+  // A link under /proc (`/proc/<pid>/root`, `/proc/self/fd/N`) is a magic link: the kernel jumps
+  // to the object itself, in that process's mount namespace, whatever its readlink text says.
+  const magic = (dir: string) => walk.links.some((link) => isWithin(link, dir) && !roots.some((root) => isWithin(link, root)));
+  const pseudo = PSEUDO_FS.find((dir) => isWithin(lexical, dir) || isWithin(resolved, dir) || magic(dir));
   if (pseudo && !roots.some((root) => isWithin(root, pseudo))) {
     return { inside: false, resolved, reason: `${pseudo} is a kernel pseudo-filesystem whose entries alias other files or devices; it is never part of the workspace` };
   }
@@ -153,11 +172,13 @@ export function guardPath(input: string, opts: GuardOptions): PathVerdict {
   }
   for (const reading of alternateReadings(input)) {
     const other = resolveReal(reading, cwd);
-    if (!other.ok || !roots.some((root) => isWithin(other.resolved, root))) {
+    const problem = syntaxProblem(reading);
+    if (problem || !other.ok || !roots.some((root) => isWithin(other.resolved, root))) {
+      const effect = problem ? `it is not a plain path (${problem})` : 'it leaves the workspace';
       return {
         inside: false,
         resolved,
-        reason: `the path is ambiguous: read with Windows separators or after Unicode normalization it leaves the workspace (${reading}); send a plain path with "/" separators`,
+        reason: `the path is ambiguous: read with Windows separators or after Unicode normalization (${reading}) ${effect}; send a plain path with "/" separators`,
       };
     }
   }

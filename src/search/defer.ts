@@ -2,7 +2,7 @@
 // when the pool is small, or once the model has found them (ToolSearch results or direct calls in
 // the history). Pure: same pool + same messages → same tools in the same order, which keeps
 // resumed sessions identical and the request prefix cacheable.
-import type { Message, ToolSpec } from '../providers/types.js';
+import type { Message } from '../providers/types.js';
 import { toolSpec } from '../registry/spec.js';
 import type { AnyTool } from '../tool/types.js';
 import { discoveredToolNames } from './result-text.js';

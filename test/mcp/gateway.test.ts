@@ -11,7 +11,7 @@ import type { PermissionPolicy } from '../../src/pipeline/types.js';
 import { defineTool } from '../../src/tool/define.js';
 import { createSession } from '../../src/tool/session.js';
 import type { ToolRegistry } from '../../src/registry/registry.js';
-import { gatewayRegistry, askForShout } from '../support/mcp-servers/gateway-tools.js';
+import { gatewayRegistry } from '../support/mcp-servers/gateway-tools.js';
 import { buildGatewayEntry, faultyConfig, tempDir } from './helpers.js';
 
 let entry: string;
