@@ -49,12 +49,14 @@ export function syntaxProblem(input: string): string | undefined {
     return 'the path is a URL; send a file system path (for web pages use WebFetch)';
   }
   if (input.startsWith('~')) return 'the path starts with "~", which is not expanded here; send the absolute path instead';
-  // `$NAME`, `${…}` and `$(…)` are shell expansions; `::$DATA` is an NTFS stream type, not a variable.
-  if (/(^|[^:])\$([A-Za-z_{(])/.test(input)) {
+  // `${…}`, `$(…)` and a segment starting with `$NAME` are shell expansions; a `$` inside a name
+  // is literal text (`Outer$Inner.class`, the NTFS stream type `a.txt::$DATA`).
+  if (/\$[{(]|(^|[\\/])\$[A-Za-z_]/.test(input)) {
     return 'the path contains a shell variable or substitution ($…), which is not expanded here; send the literal path';
   }
   if (/`[^`]*`/.test(input)) return 'the path contains a shell command substitution (`…`), which is not run here; send the literal path';
-  if (/%[A-Za-z_][A-Za-z0-9_()]*%/.test(input)) {
+  // `%c0%ae%` is percent-encoding, not a variable: a name of two hex digits is skipped.
+  if (/%(?![0-9A-Fa-f]{2}%)[A-Za-z_][A-Za-z0-9_()]*%/.test(input)) {
     return 'the path contains a Windows variable (%NAME%), which is not expanded here; send the literal path';
   }
   if (/^[A-Za-z]:/.test(input)) return 'the path starts with a Windows drive letter; send a POSIX path inside the workspace';
@@ -127,7 +129,13 @@ export function resolveReal(input: string, base: string): Walk {
       return { ok: false, resolved: next, reason: 'too many levels of symbolic links (a link loop)' };
     }
     links.push(next);
-    const target = fs.readlinkSync(next);
+    let target: string;
+    try {
+      target = fs.readlinkSync(next);
+    } catch {
+      // EACCES on another process's /proc/<pid>/root: where it leads cannot be known.
+      return { ok: false, resolved: next, reason: 'a symbolic link on the way cannot be read, so where it leads is unknown' };
+    }
     // The link's target replaces it; the target's own components are walked in turn.
     pending.push(...target.split('/').reverse());
     if (target.startsWith('/')) current = '/';
@@ -148,6 +156,27 @@ function rootsText(roots: string[]): string {
   return roots.map((root) => JSON.stringify(root)).join(', ');
 }
 
+type Placement = { resolved: string; problem?: string };
+
+/** Where one reading of the input lands, and why that is not inside `roots` (if it is not). */
+function place(reading: string, cwd: string, roots: string[]): Placement {
+  const walk = resolveReal(reading, cwd);
+  if (!walk.ok) return { resolved: walk.resolved, problem: walk.reason };
+  const { resolved, links } = walk;
+  const lexical = path.resolve(cwd, reading);
+  const trusted = (p: string) => roots.some((root) => isWithin(p, root));
+  // A link under /proc (`/proc/<pid>/root`, `/proc/self/fd/N`) is a magic link: the kernel jumps
+  // to the object itself, in that process's mount namespace, whatever its readlink text says.
+  const pseudo = PSEUDO_FS.find(
+    (dir) => isWithin(lexical, dir) || isWithin(resolved, dir) || links.some((link) => isWithin(link, dir) && !trusted(link)),
+  );
+  if (pseudo && !roots.some((root) => isWithin(root, pseudo))) {
+    return { resolved, problem: `${pseudo} is a kernel pseudo-filesystem whose entries alias other files or devices; it is never part of the workspace` };
+  }
+  if (!trusted(resolved)) return { resolved, problem: `${resolved} is outside the workspace (${rootsText(roots)}); use a path inside it` };
+  return { resolved };
+}
+
 /** Decides whether `input` (relative to opts.cwd, or absolute) lies inside one of opts.roots. */
 export function guardPath(input: string, opts: GuardOptions): PathVerdict {
   const cwd = realRoot(opts.cwd);
@@ -156,29 +185,15 @@ export function guardPath(input: string, opts: GuardOptions): PathVerdict {
   if (problem) return { inside: false, resolved: lexical, reason: problem };
 
   const roots = opts.roots.map(realRoot);
-  const walk = resolveReal(input, cwd);
-  if (!walk.ok) return { inside: false, resolved: walk.resolved, reason: walk.reason };
-  const resolved = walk.resolved;
-
-  // A link under /proc (`/proc/<pid>/root`, `/proc/self/fd/N`) is a magic link: the kernel jumps
-  // to the object itself, in that process's mount namespace, whatever its readlink text says.
-  const magic = (dir: string) => walk.links.some((link) => isWithin(link, dir) && !roots.some((root) => isWithin(link, root)));
-  const pseudo = PSEUDO_FS.find((dir) => isWithin(lexical, dir) || isWithin(resolved, dir) || magic(dir));
-  if (pseudo && !roots.some((root) => isWithin(root, pseudo))) {
-    return { inside: false, resolved, reason: `${pseudo} is a kernel pseudo-filesystem whose entries alias other files or devices; it is never part of the workspace` };
-  }
-  if (!roots.some((root) => isWithin(resolved, root))) {
-    return { inside: false, resolved, reason: `${resolved} is outside the workspace (${rootsText(roots)}); use a path inside it` };
-  }
+  const { resolved, problem: escape } = place(input, cwd, roots);
+  if (escape) return { inside: false, resolved, reason: escape };
   for (const reading of alternateReadings(input)) {
-    const other = resolveReal(reading, cwd);
-    const problem = syntaxProblem(reading);
-    if (problem || !other.ok || !roots.some((root) => isWithin(other.resolved, root))) {
-      const effect = problem ? `it is not a plain path (${problem})` : 'it leaves the workspace';
+    const other = syntaxProblem(reading) ?? place(reading, cwd, roots).problem;
+    if (other) {
       return {
         inside: false,
         resolved,
-        reason: `the path is ambiguous: read with Windows separators or after Unicode normalization (${reading}) ${effect}; send a plain path with "/" separators`,
+        reason: `the path is ambiguous: read with Windows separators or after Unicode normalization it becomes ${JSON.stringify(reading)}, and then: ${other}; send a plain path with "/" separators`,
       };
     }
   }
