@@ -43,6 +43,46 @@ function gapProblem(node: Node, source: string): string | undefined {
   return undefined;
 }
 
+/** Text leaves where bash would still find substitutions; tree-sitter should have parsed them out. */
+const LEAVES = new Set(['word', 'string_content', 'heredoc_content', 'regex', 'extglob_pattern']);
+const SUBSTITUTION_START = /(?:^|[^\\])(?:\\\\)*(?:`|\$[({[])/;
+
+/**
+ * A substitution tree-sitter left as plain text: a backquote in `${x:-`cmd`}` or at the start of a
+ * here-document line, or a nested `\``…`\`` inside backquotes (bash runs it, the parser sees a word).
+ */
+function hiddenSubstitution(node: Node, source: string, inBackquote: boolean): string | undefined {
+  const why = `\`${node.text}\` holds a substitution the analyser cannot see`;
+  if (LEAVES.has(node.type)) {
+    if (SUBSTITUTION_START.test(node.text) || (inBackquote && node.text.includes('`'))) return why;
+    return undefined;
+  }
+  if (node.type === 'heredoc_redirect') {
+    // A quoted delimiter (`<<'EOF'`, `<<\EOF`) makes the body literal.
+    const start = node.children.find((c) => c?.type === 'heredoc_start')?.text ?? '';
+    if (/['"\\]/.test(start)) {
+      return node.children.filter((c): c is Node => !!c && c.type !== 'heredoc_body').map((c) => hiddenSubstitution(c, source, inBackquote)).find(Boolean);
+    }
+  }
+  if (node.type === 'heredoc_body') {
+    // Text between the parsed parts is not covered by any child node.
+    let pos = node.startIndex;
+    for (const child of node.children) {
+      if (!child) continue;
+      if (SUBSTITUTION_START.test(source.slice(pos, child.startIndex))) return why;
+      pos = child.endIndex;
+    }
+    if (SUBSTITUTION_START.test(source.slice(pos, node.endIndex))) return why;
+  }
+  const backquote = inBackquote || (node.type === 'command_substitution' && node.text.startsWith('`'));
+  for (const child of node.children) {
+    if (!child || child.type === 'raw_string' || child.type === 'ansi_c_string' || child.type === 'comment') continue;
+    const problem = hiddenSubstitution(child, source, backquote);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis {
   const notReadOnly = (reason: string, parseError?: boolean): BashAnalysis => ({
     readOnly: false, reason, commands: a.commands.length ? a.commands : [command],
@@ -57,7 +97,7 @@ function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis 
   try {
     const root = tree.rootNode;
     if (root.hasError) return notReadOnly('the command could not be parsed as shell syntax', true);
-    const gap = gapProblem(root, command);
+    const gap = gapProblem(root, command) ?? hiddenSubstitution(root, command, false);
     if (gap) return notReadOnly(gap, true);
     walkStatement(root, a);
   } finally {

@@ -1,6 +1,6 @@
 // One simple command: environment prefix, program name, arguments, and the program's own rules.
 import type { Node } from 'web-tree-sitter';
-import { isSafeEnvName } from './env.js';
+import { isSafeEnvName, isSafeEnvValue } from './env.js';
 import { KNOWN_UNSAFE, PROGRAMS } from './programs/table.js';
 import { runProgram, type ProgramContext, type ProgramSpec } from './program.js';
 import type { Word } from './types.js';
@@ -17,6 +17,7 @@ export function checkEnvAssignment(node: Node): string | undefined {
   const value = valueNode ? readWord(valueNode) : undefined;
   if (!isSafeEnvName(name)) return `\`${node.text}\` sets \`${name}\`, which can change what the program runs or does`;
   if (value && (value.dynamic || value.problem)) return `\`${node.text}\` has a value only known at run time`;
+  if (value && !isSafeEnvValue(name, value.value)) return `\`${node.text}\` names a folder of locale files to load`;
   return undefined;
 }
 

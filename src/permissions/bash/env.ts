@@ -6,8 +6,13 @@ export function isSafeEnvName(name: string): boolean {
   return SAFE_ENV.test(name);
 }
 
-/** `NAME=value` with a safe name. */
+/** A locale value with a `/` is a folder of locale files that glibc loads; names never have one. */
+export function isSafeEnvValue(name: string, value: string): boolean {
+  return !/^(LC_|LANG)/.test(name) || !value.includes('/');
+}
+
+/** `NAME=value` with a safe name and value. */
 export function isSafeEnvAssignment(text: string): boolean {
   const eq = text.indexOf('=');
-  return eq > 0 && isSafeEnvName(text.slice(0, eq));
+  return eq > 0 && isSafeEnvName(text.slice(0, eq)) && isSafeEnvValue(text.slice(0, eq), text.slice(eq + 1));
 }

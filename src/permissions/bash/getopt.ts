@@ -4,12 +4,15 @@
 // (`--out` is `--output`), and `--` ending options.
 import type { Word } from './types.js';
 
-export type OptKind = 'flag' | 'value' | 'optional';
+export type OptKind = 'flag' | 'value' | 'optional' | 'lastarg';
 
 export interface OptionSpec {
   /** getopt optstring: `n:` takes a value, `i::` takes an optional attached value. */
   short?: string;
-  /** Long names: `name`, `name=` (value), `name=?` (optional value, only as `--name=v`). */
+  /**
+   * Long names: `name`, `name=` (value), `name=?` (optional value, only as `--name=v`), `name=+`
+   * (git's last-arg default: takes the next argument unless it is missing or starts with `-`).
+   */
   long?: readonly string[];
   /** Options after the first operand are operands (POSIX / BSD style). Default: GNU permutation. */
   posix?: boolean;
@@ -56,6 +59,7 @@ function compile(spec: OptionSpec): Compiled {
   const long = new Map<string, OptKind>();
   for (const l of spec.long ?? []) {
     if (l.endsWith('=?')) long.set(l.slice(0, -2), 'optional');
+    else if (l.endsWith('=+')) long.set(l.slice(0, -2), 'lastarg');
     else if (l.endsWith('=')) long.set(l.slice(0, -1), 'value');
     else long.set(l, 'flag');
   }
@@ -111,6 +115,8 @@ export function getopt(args: readonly Word[], spec: OptionSpec): Parsed {
         const next = args[++i];
         if (!next) return { ok: false, reason: `\`${key}\` needs a value` };
         options.push({ key, word, value: next });
+      } else if (kind === 'lastarg' && args[i + 1] && !args[i + 1].value.startsWith('-')) {
+        options.push({ key, word, value: args[++i] });
       } else {
         options.push({ key, word });
       }

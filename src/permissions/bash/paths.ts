@@ -1,36 +1,88 @@
 // Lexical path checks for operands: inside the workspace roots and not a secret. Symlinks are not
 // followed here (the analyser is pure); the path guard does that for tools that touch files.
 import path from 'node:path';
-import picomatch from 'picomatch';
 import type { PathScope, Word } from './types.js';
 
-/** Names of files and folders that hold credentials; never auto-read. */
+/** Names of files and folders that hold credentials; never auto-read. `*` is the only wildcard. */
 const SECRET_NAMES = [
-  '.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.config/gcloud', '.password-store',
-  '.env', '.env.*', '.envrc', '*.env', '.netrc', '.pgpass', '.git-credentials', 'credentials',
-  'credentials.json', '.npmrc', '.pypirc', '.htpasswd', 'shadow', 'gshadow', 'sudoers',
-  '*.pem', '*.key', '*.p12', '*.pfx', '*.keystore', '*.jks', 'id_rsa*', 'id_dsa*', 'id_ecdsa*',
-  'id_ed25519*', 'secrets.*', '*.secret', '*.secrets', '.bash_history', '.zsh_history',
+  '.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.password-store', '.env', '.env.*', '.envrc',
+  '*.env', '.netrc', '.pgpass', '.git-credentials', 'credentials', 'credentials.*', '.npmrc', '.yarnrc.yml',
+  '.pypirc', '.htpasswd', '.vault-token', '.boto', '.s3cfg', '.my.cnf', '.terraformrc', '.dockercfg', 'shadow',
+  'gshadow', 'sudoers', '*.pem', '*.key', '*.p12', '*.pfx', '*.ppk', '*.keystore', '*.jks', '*.kdbx',
+  'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', 'secrets.*', '*.secret', '*.secrets', '*.tfstate',
+  '*.tfvars', 'service-account*.json', '.bash_history', '.zsh_history',
 ];
-const isSecretName = picomatch(SECRET_NAMES, { dot: true, nocase: true });
-/** Concrete names a glob is tried against, to see whether it could match a secret. */
-const SECRET_SAMPLES = [
-  '.ssh', '.aws', '.gnupg', '.env', '.env.local', '.envrc', 'prod.env', '.netrc', '.pgpass',
-  '.git-credentials', 'credentials', '.npmrc', '.pypirc', 'shadow', 'server.pem', 'server.key',
-  'cert.p12', 'id_rsa', 'id_ed25519', 'secrets.json', 'x.secret',
-];
+/** Credential folders named by two segments. */
+const SECRET_DIRS = [['.config', 'gcloud'], ['.config', 'gh']];
+
+/** One character position of a glob: a literal (lower-cased), or ANY for `?` and `[…]`; STAR for `*`. */
+const ANY = '\u0000any';
+const STAR = '\u0000star';
+
+function tokens(glob: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') {
+      if (out[out.length - 1] !== STAR) out.push(STAR);
+    } else if (c === '?') {
+      out.push(ANY);
+    } else if (c === '[' && glob.indexOf(']', i + 2) > 0) {
+      // A bracket expression matches one character; which one is not worked out (stricter).
+      i = glob.indexOf(']', i + 2);
+      out.push(ANY);
+    } else {
+      out.push(c.toLowerCase());
+    }
+  }
+  return out;
+}
+
+/** Whether some name matches both token lists (dynamic programming over the two positions). */
+function overlap(a: readonly string[], b: readonly string[]): boolean {
+  const memo = new Map<number, boolean>();
+  const go = (i: number, j: number): boolean => {
+    const key = i * (b.length + 1) + j;
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    let ok = i === a.length && j === b.length;
+    if (!ok && a[i] === STAR) ok = go(i + 1, j) || (j < b.length && go(i, j + 1));
+    if (!ok && b[j] === STAR) ok = go(i, j + 1) || (i < a.length && go(i + 1, j));
+    if (!ok && i < a.length && j < b.length && a[i] !== STAR && b[j] !== STAR) {
+      ok = (a[i] === b[j] || a[i] === ANY || b[j] === ANY) && go(i + 1, j + 1);
+    }
+    memo.set(key, ok);
+    return ok;
+  };
+  return go(0, 0);
+}
+
+const SECRET_TOKENS = SECRET_NAMES.map(tokens);
+/**
+ * Names that are secrets by their stem (`secrets.*`, `id_rsa*`). A glob's leading `*` matches any
+ * stem, so against these it only counts as empty: `*.md` could match `secrets.md`, but refusing
+ * every `*.md` helps nobody, while `id_*` and `.env*` are still refused.
+ */
+const STEM = SECRET_NAMES.map((n) => n.endsWith('*'));
+const DOTS = [tokens('.'), tokens('..')];
+
+/** A segment (literal or glob) that may name a credentials file; case-insensitive. */
+function maySecret(segment: string): boolean {
+  const t = tokens(segment);
+  const unanchored = t[0] === STAR ? t.slice(1) : t;
+  return SECRET_TOKENS.some((s, k) => overlap(STEM[k] ? unanchored : t, s));
+}
 
 const GLOB_CHARS = /[*?[]/;
 
-function segmentProblem(segment: string): string | undefined {
-  if (GLOB_CHARS.test(segment)) {
-    // `.*`, `.?`, `?.`, `[.]…` can match `..` and climb out of the workspace.
-    if (/^[.?[]/.test(segment)) return `glob \`${segment}\` may match \`..\``;
-    const matcher = picomatch(segment, { dot: false });
-    if (SECRET_SAMPLES.some((name) => matcher(name))) return `glob \`${segment}\` may match a secrets file`;
-    return undefined;
+function segmentProblem(segment: string, secrets: boolean): string | undefined {
+  const glob = GLOB_CHARS.test(segment);
+  // A leading `*` or `?` never matches `.` or `..`; a literal dot or a bracket may (`.*`, `[.]*`).
+  if (glob && /^[.[]/.test(segment) && DOTS.some((d) => overlap(tokens(segment), d))) {
+    return `glob \`${segment}\` may match \`..\``;
   }
-  return isSecretName(segment) ? `\`${segment}\` may hold secrets` : undefined;
+  if (!secrets || !maySecret(segment)) return undefined;
+  return glob ? `glob \`${segment}\` may match a secrets file` : `\`${segment}\` may hold secrets`;
 }
 
 export function isInside(abs: string, roots: readonly string[]): boolean {
@@ -40,8 +92,11 @@ export function isInside(abs: string, roots: readonly string[]): boolean {
   });
 }
 
-/** Undefined when `word` names a file inside the workspace that is not a secret. */
-export function checkPath(word: Word, scope: PathScope): string | undefined {
+/**
+ * Undefined when `word` names a file inside the workspace that is not a secret. With
+ * `secrets: false` (programs that only read names and metadata) secret names are allowed.
+ */
+export function checkPath(word: Word, scope: PathScope, secrets = true): string | undefined {
   if (word.procSub && !word.glob) return undefined;
   if (word.dynamic) return `\`${word.text}\` is only known when the command runs, so it may name any file`;
   if (word.tilde) return `\`${word.text}\` reads outside the workspace (home folder)`;
@@ -50,9 +105,18 @@ export function checkPath(word: Word, scope: PathScope): string | undefined {
   if (value.includes('\0')) return `\`${word.text}\` contains a NUL byte`;
   const abs = path.posix.resolve(scope.cwd, value);
   if (!isInside(abs, scope.roots)) return `\`${word.text}\` reads outside the workspace`;
-  for (const segment of value.split('/')) {
-    const problem = segmentProblem(segment);
+  const segments = value.split('/');
+  for (const segment of segments) {
+    const problem = segmentProblem(segment, secrets);
     if (problem) return problem;
+  }
+  if (secrets) {
+    for (let i = 0; i + 1 < segments.length; i++) {
+      const pair = [tokens(segments[i]), tokens(segments[i + 1])];
+      if (SECRET_DIRS.some(([d, f]) => overlap(pair[0], tokens(d)) && overlap(pair[1], tokens(f)))) {
+        return `\`${segments[i]}/${segments[i + 1]}\` may hold secrets`;
+      }
+    }
   }
   return undefined;
 }

@@ -33,6 +33,8 @@ export interface ProgramSpec extends OptionSpec {
   /** Picks the operands that are paths when only some are (grep's pattern is not). */
   paths?: (inv: Invocation) => readonly Word[];
   maxOperands?: { count: number; why: string };
+  /** Reads names and metadata of its path operands, never their contents, so secret names are fine. */
+  metadata?: boolean;
   /** Every argument is data, so run-time expansions are harmless (echo, test). */
   dynamicArgs?: boolean;
   /** The program parses no options at all. */
@@ -82,7 +84,7 @@ export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[
   }
   const pathOperands = spec.paths ? spec.paths(inv) : spec.operands === 'data' ? [] : operands;
   for (const w of pathOperands) {
-    const problem = checkPath(w, ctx.scope);
+    const problem = checkPath(w, ctx.scope, !spec.metadata);
     if (problem) return problem;
   }
   return spec.check?.(inv, ctx);

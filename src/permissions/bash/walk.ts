@@ -23,7 +23,7 @@ function fail(a: Analysis, reason: string | undefined): void {
 /** Node types that only group statements; their named children are statements or inert words. */
 const CONTAINERS = new Set([
   'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'do_group',
-  'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'case_statement', 'case_item',
+  'if_statement', 'elif_clause', 'else_clause', 'case_statement', 'case_item',
 ]);
 const WORDS = new Set([
   'word', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'number', 'simple_expansion',
@@ -37,6 +37,8 @@ const NOT_READ_ONLY: Record<string, string> = {
   function_definition: 'defines a shell function',
   for_statement: 'a for loop sets a shell variable',
   c_style_for_statement: 'a for loop sets a shell variable',
+  // `while true` / `until false` never end; a loop that does end almost always needs `read`.
+  while_statement: 'is a loop that may never end',
 };
 
 /** Analyses the statements inside a word's substitutions; fails on unaccepted syntax. */
@@ -59,9 +61,43 @@ function contextFor(a: Analysis): ProgramContext {
   };
 }
 
+/**
+ * What a redirect node holds besides the redirect itself. Tree-sitter folds into a redirect words
+ * that bash reads as command arguments (`cat < a b` runs `cat b`), and a here-document's first
+ * line may go on with arguments, more redirects and `| cmd` / `&& cmd` (all children of the node).
+ */
+interface RedirectParts {
+  redirects: Node[];
+  args: Node[];
+  statements: Node[];
+}
+
+const HEREDOC_OWN = new Set(['heredoc_start', 'heredoc_body', 'heredoc_end', 'file_descriptor']);
+
+function splitRedirect(node: Node, parts: RedirectParts): void {
+  parts.redirects.push(node);
+  if (node.type === 'file_redirect') {
+    const dests = node.childrenForFieldName('destination').filter((d): d is Node => d !== null);
+    parts.args.push(...dests.slice(1));
+    return;
+  }
+  if (node.type !== 'heredoc_redirect') return;
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child?.isNamed || HEREDOC_OWN.has(child.type)) continue;
+    const field = node.fieldNameForChild(i);
+    if (field === 'redirect') splitRedirect(child, parts);
+    else if (field === 'argument') parts.args.push(child);
+    else parts.statements.push(child);
+  }
+}
+
 function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
   const words: Word[] = [];
-  const inner: Node[] = [];
+  const parts: RedirectParts = { redirects: [], args: [], statements: [] };
+  const takeArgs = (): void => {
+    for (const arg of parts.args.splice(0)) words.push(readWord(arg));
+  };
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i);
     if (!child) continue;
@@ -71,7 +107,8 @@ function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
       const value = child.childForFieldName('value');
       if (value) walkWord(readWord(value), a);
     } else if (field === 'redirect') {
-      inner.push(child);
+      splitRedirect(child, parts);
+      takeArgs();
     } else if (child.type === 'command_name') {
       const nameNode = child.firstNamedChild;
       if (nameNode) words.push(readWord(nameNode));
@@ -81,17 +118,27 @@ function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
       fail(a, `\`${child.text}\` is shell syntax the analyser does not accept`);
     }
   }
-  const all = [...inner, ...redirects];
-  const text = [node.text, ...all.map(redirectText)].join(' ');
-  a.commands.push(text);
+  for (const r of redirects) splitRedirect(r, parts);
+  takeArgs();
+  const inner = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+  a.commands.push([node.text, ...[...inner, ...redirects].map(redirectText)].join(' '));
   for (const w of words) walkWord(w, a);
-  for (const r of all) walkRedirect(r, a);
+  for (const r of parts.redirects) walkRedirect(r, a);
   fail(a, runArgv(words, contextFor(a)));
+  for (const s of parts.statements) walkStatement(s, a);
 }
 
 function redirectText(node: Node): string {
   if (node.type !== 'heredoc_redirect') return node.text;
-  return node.children.filter((c) => c && (c.type === '<<' || c.type === '<<-' || c.type === 'heredoc_start')).map((c) => c?.text).join('');
+  const text: string[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    const field = node.fieldNameForChild(i);
+    if (c && (c.type === '<<' || c.type === '<<-' || c.type === 'heredoc_start')) text.push(c.text);
+    else if (c && field === 'argument') text.push(` ${c.text}`);
+    else if (c && field === 'redirect') text.push(` ${redirectText(c)}`);
+  }
+  return text.join('');
 }
 
 function isFd(node: Node | null, allowed: RegExp): boolean {
@@ -161,7 +208,11 @@ export function walkStatement(node: Node, a: Analysis): void {
     }
     if (body) walkStatement(body, a);
     else fail(a, `\`${node.text}\` redirects without a command (it truncates or creates the file)`);
-    for (const r of redirects) walkRedirect(r, a);
+    const parts: RedirectParts = { redirects: [], args: [], statements: [] };
+    for (const r of redirects) splitRedirect(r, parts);
+    if (parts.args.length) fail(a, `\`${node.text}\` has words after a redirect that the analyser cannot place`);
+    for (const r of parts.redirects) walkRedirect(r, a);
+    for (const s of parts.statements) walkStatement(s, a);
     return;
   }
   if (node.type === 'test_command') {

@@ -61,7 +61,7 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['nice rm x', /deletes/], ['time rm x', /deletes/], ['command rm x', /deletes/], ['bash -c "rm x"', /deletes/],
   ['bash script.sh', /without -c/], ['sh -c "$X"', /only known/], ['bash -i -c ls', /option/],
   ["awk 'BEGIN{system(\"id\")}'", /system/], ["awk '{print > \"out\"}' a", /writes/], ["awk '{print | \"sh\"}' a", /pipe/],
-  ["awk '{ i++ / 2; system(\"x\"); a / 1 }'", /system/], ["awk -f prog.awk a", /program file/],
+  ["awk '{ i++ / 2; system(\"x\"); a / 1 }'", /system|regex/], ["awk -f prog.awk a", /program file/],
   ["awk 'BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2} {print}'", /ARGV/], ['gawk -i inplace 1 a', /includes/],
   ['date 010100002020', /clock/], ['date -s now', /clock/], ['hostname evil', /host name/], ['gzip a.txt', /in place/],
   ['unzip a.zip', /extracts/], ['tar tf a.tar', /not a known/], ['base64 -o x a', /writes/], ['tree -o x', /writes/],

@@ -6,11 +6,12 @@ export interface CorpusRow {
   command: string;
   expected: 'safe' | 'ask';
   why: string;
-  tags: string[];
+  tags?: string[];
 }
 
-export function loadCorpus(): CorpusRow[] {
-  const file = fileURLToPath(new URL('../../data/bash-safety/commands-dev.jsonl', import.meta.url));
+/** `commands-dev.jsonl` (collected and checked corpus) or `adversarial.jsonl` (written by this project). */
+export function loadCorpus(name = 'commands-dev.jsonl'): CorpusRow[] {
+  const file = fileURLToPath(new URL(`../../data/bash-safety/${name}`, import.meta.url));
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')

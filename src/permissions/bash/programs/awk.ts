@@ -1,7 +1,9 @@
 // awk: the program text is scanned for what can write, run commands or read other files:
-// system(), getline, pipes (`|`), output redirection in print/printf, ARGV edits and gawk's
-// `@` directives. Strings and regex literals are skipped; when `/` could be division or a regex,
-// it is read as division, so regex text is scanned as code (stricter), never the reverse.
+// system(), getline, pipes (`|`), output redirection in print/printf, ARGV edits, ENVIRON and gawk's
+// `@` directives. Strings, comments and regex literals are skipped. A `/` after an operand is read
+// as division, so regex text is scanned as code (stricter); where awk could still read it as a
+// regex (`if (x) /re/`), the text it would cover must not hold `"` or `#`, which would make the
+// scan skip code. A regex whose end differs between awks (`/` inside `[…]`) is refused.
 import type { ProgramSpec } from '../program.js';
 import { optionValues } from '../program.js';
 
@@ -10,7 +12,27 @@ const FORBIDDEN_NAMES: Record<string, string> = {
   getline: '`getline` can read other files or command output',
   ARGV: 'changing `ARGV` makes awk read other files',
   ARGC: 'changing `ARGC` makes awk read other files',
+  ENVIRON: '`ENVIRON` exposes the environment, which may hold secrets',
 };
+
+/** Keywords after which awk expects an expression, so a `/` there starts a regex. */
+const BEFORE_EXPRESSION = new Set(['print', 'printf', 'return', 'case', 'do', 'else', 'exit', 'in']);
+
+/** Index of the `/` closing a regex that starts after `start`, or -1; `brackets`: `/` inside `[…]` does not close it. */
+function regexEnd(src: string, start: number, brackets: boolean): number {
+  let inBracket = false;
+  for (let i = start + 1; i < src.length && src[i] !== '\n'; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (brackets && !inBracket && c === '[') {
+      inBracket = true;
+      if (src[i + 1] === '^') i++;
+      if (src[i + 1] === ']') i++;
+    } else if (inBracket && c === ']') inBracket = false;
+    else if (c === '/' && !inBracket) return i;
+  }
+  return -1;
+}
 
 /** Undefined when the awk program only computes and prints to standard output. */
 export function checkAwkProgram(src: string): string | undefined {
@@ -20,6 +42,11 @@ export function checkAwkProgram(src: string): string | undefined {
   let afterOperand = false;
   for (let i = 0; i < src.length; i++) {
     const c = src[i];
+    if (c === '\\' && src[i + 1] === '\n') {
+      // A line continuation is blank: it does not end the statement.
+      i++;
+      continue;
+    }
     if (c === '"') {
       for (i++; i < src.length && src[i] !== '"'; i++) if (src[i] === '\\') i++;
       afterOperand = true;
@@ -29,9 +56,19 @@ export function checkAwkProgram(src: string): string | undefined {
       while (i < src.length && src[i] !== '\n') i++;
       continue;
     }
-    if (c === '/' && !afterOperand) {
-      for (i++; i < src.length && src[i] !== '/' && src[i] !== '\n'; i++) if (src[i] === '\\') i++;
-      afterOperand = true;
+    if (c === '/') {
+      const end = regexEnd(src, i, false);
+      const wideEnd = regexEnd(src, i, true);
+      if (!afterOperand) {
+        if (end < 0) return 'the awk program has an unterminated regex';
+        if (end !== wideEnd) return 'a `/` inside `[…]` ends the regex in some awks and not in others';
+        i = end;
+        continue;
+      }
+      if (/["#]/.test(src.slice(i + 1, Math.max(end, wideEnd, i)))) {
+        return '`/` here may start a regex holding `"` or `#`, which the analyser cannot place';
+      }
+      afterOperand = false;
       continue;
     }
     if (/[A-Za-z_]/.test(c)) {
@@ -40,7 +77,7 @@ export function checkAwkProgram(src: string): string | undefined {
       if (why) return why;
       if (word === 'print' || word === 'printf') printDepth = depth;
       i += word.length - 1;
-      afterOperand = true;
+      afterOperand = !BEFORE_EXPRESSION.has(word);
       continue;
     }
     if (/[0-9.]/.test(c)) {
@@ -68,7 +105,7 @@ export function checkAwkProgram(src: string): string | undefined {
       }
     }
     if (/\s/.test(c)) continue;
-    afterOperand = c === ')' || c === ']' || c === '$';
+    afterOperand = c === ')' || c === ']';
   }
   return undefined;
 }

@@ -1,8 +1,14 @@
 // Programs whose arguments are data, not files: printing, identity, time, names.
-import type { ProgramSpec } from '../program.js';
+import type { Invocation, ProgramSpec } from '../program.js';
 
 const data = (spec: ProgramSpec = {}): ProgramSpec => ({ operands: 'data', ...spec });
 const none = (spec: ProgramSpec = {}): ProgramSpec => ({ ...spec, maxOperands: { count: 0, why: 'takes no operands' } });
+
+/** Plain decimal numbers only: `inf`, `infinity` or a huge exponent would never end. */
+const finite = (name: string) => (inv: Invocation): string | undefined => {
+  const bad = inv.operands.find((w) => !/^[-+]?\d{1,9}(\.\d*)?[smhd]?$/.test(w.value));
+  return bad ? `\`${name} ${bad.text}\`: only plain numbers are accepted (this one may never end)` : undefined;
+};
 
 export const BASIC: Record<string, ProgramSpec> = {
   echo: { noOptions: true, operands: 'data', dynamicArgs: true },
@@ -46,8 +52,12 @@ export const BASIC: Record<string, ProgramSpec> = {
     pathOptions: ['-f', '-r'],
     check: (inv) => (inv.operands.some((w) => !w.value.startsWith('+')) ? 'an operand that is not +FORMAT sets the system clock' : undefined),
   },
-  seq: data({ short: 'f:s:w', long: ['format=', 'separator=', 'equal-width'] }),
-  sleep: data(),
+  seq: data({ short: 'f:s:w', long: ['format=', 'separator=', 'equal-width'], check: finite('seq') }),
+  sleep: data({ check: finite('sleep') }),
+  expr: { noOptions: true, operands: 'data' },
+  locale: data({ short: 'amckv', long: ['all-locales', 'charmaps', 'category-name', 'keyword-name', 'verbose'] }),
+  tty: none({ short: 's', long: ['silent', 'quiet'] }),
+  getconf: data({ short: 'a', long: ['all'] }),
   basename: data({ short: 'as:z', long: ['multiple', 'suffix=', 'zero'] }),
   dirname: data({ short: 'z', long: ['zero'] }),
   numfmt: data({

@@ -1,6 +1,6 @@
 // Programs that read the files named by their operands and write only to standard output.
-import type { ProgramSpec } from '../program.js';
-import { hasOption } from '../program.js';
+import { checkPath } from '../paths.js';
+import { hasOption, type Invocation, type ProgramContext, type ProgramSpec } from '../program.js';
 
 const one = (why: string) => ({ count: 1, why });
 
@@ -8,6 +8,39 @@ const SUMS: ProgramSpec = {
   short: 'bctwzl:',
   long: ['binary', 'check', 'tag', 'text', 'ignore-missing', 'quiet', 'status', 'strict', 'warn', 'zero', 'length='],
 };
+
+/** xxd options that take a value; any other known letter is a flag. */
+const XXD_VALUE = new Set(['c', 'g', 'l', 'n', 'o', 's', 'R']);
+const XXD_FLAG = new Set(['a', 'b', 'C', 'E', 'e', 'i', 'p', 'r', 'u', 'v', 'd', 'h']);
+
+/**
+ * xxd's own parser: options end at the first operand, each option is known by its first letter
+ * (`-ps` is -postscript, `-include` is -i, `--len` is -l), and a second operand is the output
+ * file. A value is taken from the next argument only for a bare `-c`; xxd also does so for long
+ * spellings (`-cols 8`), which then count as an extra operand here, the stricter reading.
+ */
+function checkXxd(inv: Invocation, ctx: ProgramContext): string | undefined {
+  const args = inv.args;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    if (v === '-' || !v.startsWith('-')) break;
+    const body = v.startsWith('--') ? v.slice(2) : v.slice(1);
+    const letter = body[0] ?? '';
+    if (XXD_VALUE.has(letter)) {
+      if (body.length === 1) i++;
+    } else if (!XXD_FLAG.has(letter)) {
+      return `xxd: \`${v}\` is an option the analyser does not know`;
+    }
+  }
+  const files = args.slice(i);
+  if (files.length > 1) return '`xxd`: a second operand is an output file';
+  return files[0] && checkPath(files[0], ctx.scope);
+}
 
 export const FILES: Record<string, ProgramSpec> = {
   cat: { short: 'AbeEnstTuv', long: ['show-all', 'number-nonblank', 'show-ends', 'number', 'squeeze-blank', 'show-tabs', 'show-nonprinting'] },
@@ -17,12 +50,18 @@ export const FILES: Record<string, ProgramSpec> = {
   tail: {
     numeric: true, short: 'c:n:fFqvzs:',
     long: ['bytes=', 'lines=', 'follow=?', 'retry', 'pid=', 'quiet', 'silent', 'verbose', 'sleep-interval=', 'zero-terminated', 'max-unchanged-stats='],
+    alias: { '--follow': '-f' },
+    unsafe: { '-f': 'waits for the file to grow and never ends', '-F': 'waits for the file to grow and never ends' },
+    // GNU tail still reads an obsolete first option `+NUM[bcl][f]` when at most one file follows.
+    check: (inv) => (/^\+\d*[bcl]?f/.test(inv.args[0]?.value ?? '') && inv.args.length <= 2
+      ? `\`tail ${inv.args[0].text}\` follows the file and never ends` : undefined),
   },
   wc: {
     short: 'clmwL', long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'files0-from=', 'total='],
     pathOptions: ['--files0-from'],
   },
   ls: {
+    metadata: true,
     short: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1I:T:w:',
     long: [
       'all', 'almost-all', 'author', 'escape', 'block-size=', 'ignore-backups', 'color=?', 'colour=?', 'directory', 'dired',
@@ -33,7 +72,7 @@ export const FILES: Record<string, ProgramSpec> = {
       'time-style=', 'tabsize=', 'width=', 'context', 'zero',
     ],
   },
-  stat: { short: 'Lfc:tZ', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached='] },
+  stat: { metadata: true, short: 'Lfc:tZ', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached='] },
   file: {
     short: 'bcEhiklLNnprsSvzZ0e:F:m:P:C',
     long: [
@@ -42,11 +81,16 @@ export const FILES: Record<string, ProgramSpec> = {
       'print0', 'preserve-date', 'parameter=', 'raw', 'special-files', 'uncompress', 'uncompress-noreport', 'extension',
       'apple', 'compile',
     ],
-    alias: { '--compile': '-C', '--magic-file': '-m', '--files-from': '-f' },
-    unsafe: { '-C': 'writes a compiled magic file' },
+    alias: { '--compile': '-C', '--magic-file': '-m', '--files-from': '-f', '--uncompress': '-z', '--uncompress-noreport': '-Z' },
+    unsafe: {
+      '-C': 'writes a compiled magic file',
+      '-z': 'runs external decompression programs',
+      '-Z': 'runs external decompression programs',
+    },
     pathOptions: ['-m', '-f'],
   },
   du: {
+    metadata: true,
     short: 'ab0cDhHkLlmPsSxB:d:t:X:',
     long: [
       'all', 'apparent-size', 'block-size=', 'bytes', 'total', 'dereference-args', 'max-depth=', 'human-readable',
@@ -56,16 +100,19 @@ export const FILES: Record<string, ProgramSpec> = {
     alias: { '--exclude-from': '-X' },
     pathOptions: ['-X', '--files0-from'],
   },
+  // df reports the file system holding each operand, never the file itself.
   df: {
+    operands: 'data',
     short: 'ahHiklmPTt:x:B:',
     long: ['all', 'block-size=', 'human-readable', 'si', 'inodes', 'local', 'output=?', 'portability', 'print-type', 'type=', 'exclude-type=', 'total', 'sync', 'no-sync'],
   },
   realpath: {
+    metadata: true,
     short: 'emLPqsz',
     long: ['canonicalize-existing', 'canonicalize-missing', 'logical', 'physical', 'quiet', 'relative-to=', 'relative-base=', 'strip', 'no-symlinks', 'zero'],
     pathOptions: ['--relative-to', '--relative-base'],
   },
-  readlink: { short: 'efmnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero'] },
+  readlink: { metadata: true, short: 'efmnqsvz', long: ['canonicalize', 'canonicalize-existing', 'canonicalize-missing', 'no-newline', 'quiet', 'silent', 'verbose', 'zero'] },
   sha1sum: SUMS, sha224sum: SUMS, sha256sum: SUMS, sha384sum: SUMS, sha512sum: SUMS, md5sum: SUMS, b2sum: SUMS,
   cksum: { short: 'a:cl:w', long: ['algorithm=', 'base64', 'check', 'length=', 'raw', 'tag', 'untagged', 'ignore-missing', 'quiet', 'status', 'strict', 'warn', 'zero', 'debug'] },
   cut: {
@@ -137,11 +184,7 @@ export const FILES: Record<string, ProgramSpec> = {
     short: 'adfn:t:e:ws:T:',
     long: ['all', 'data', 'print-file-name', 'bytes=', 'radix=', 'encoding=', 'include-all-whitespace', 'output-separator=', 'target='],
   },
-  xxd: {
-    // xxd reads `-l 64` and `-l64`; its second operand is an output file.
-    short: 'abCEeipruvdhc:g:l:n:o:s:R:',
-    maxOperands: one('a second operand is an output file'),
-  },
+  xxd: { noOptions: true, operands: 'data', check: checkXxd },
   base64: {
     short: 'diw:o:', long: ['decode', 'ignore-garbage', 'wrap=', 'output='],
     alias: { '--output': '-o' },
@@ -163,6 +206,7 @@ export const FILES: Record<string, ProgramSpec> = {
     paths: (inv) => inv.operands.slice(0, 1),
   },
   tree: {
+    metadata: true,
     short: 'adfgilpsuxACDFhJnrtvUQNSqL:P:I:o:',
     long: ['noreport', 'dirsfirst', 'gitignore', 'prune', 'du', 'sort=', 'matchdirs', 'ignore-case', 'charset=', 'filelimit=', 'timefmt=', 'metafirst'],
     unsafe: { '-o': 'writes its output to a file' },

@@ -76,7 +76,7 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
   branch: {
     short: 'avrlqdDmMcCfut:',
     long: [
-      'all', 'remotes', 'list', 'verbose', 'show-current', 'contains=?', 'no-contains=?', 'merged=?', 'no-merged=?',
+      'all', 'remotes', 'list', 'verbose', 'show-current', 'contains=+', 'no-contains=+', 'merged=+', 'no-merged=+',
       'sort=', 'format=', 'points-at=', 'color=?', 'no-color', 'column=?', 'no-column', 'abbrev=?', 'no-abbrev',
       'ignore-case', 'omit-empty', 'quiet', 'delete', 'force', 'move', 'copy', 'set-upstream-to=', 'unset-upstream',
       'edit-description', 'track=?', 'no-track', 'create-reflog', 'recurse-submodules',
@@ -90,7 +90,7 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
   },
   tag: {
     short: 'ln::',
-    long: ['list', 'sort=', 'contains=?', 'no-contains=?', 'merged=?', 'no-merged=?', 'points-at=?', 'format=', 'column=?', 'no-column', 'color=?', 'ignore-case', 'omit-empty'],
+    long: ['list', 'sort=', 'contains=+', 'no-contains=+', 'merged=+', 'no-merged=+', 'points-at=+', 'format=', 'column=?', 'no-column', 'color=?', 'ignore-case', 'omit-empty'],
     alias: { '--list': '-l' },
     check: listOnly('a tag name without --list creates a tag'),
   },
@@ -134,7 +134,7 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
   'merge-base': { short: 'a', long: ['all', 'octopus', 'independent', 'is-ancestor', 'fork-point'] },
   'name-rev': { long: ['name-only', 'tags', 'refs=', 'exclude=', 'all', 'always', 'undefined'] },
   'for-each-ref': {
-    long: ['count=', 'shell', 'perl', 'python', 'tcl', 'sort=', 'format=', 'color=?', 'points-at=', 'merged=?', 'no-merged=?', 'contains=?', 'no-contains=?', 'ignore-case', 'omit-empty', 'exclude='],
+    long: ['count=', 'shell', 'perl', 'python', 'tcl', 'sort=', 'format=', 'color=?', 'points-at=', 'merged=+', 'no-merged=+', 'contains=+', 'no-contains=+', 'ignore-case', 'omit-empty', 'exclude='],
   },
   'show-ref': { short: 'dqs', long: ['head', 'dereference', 'hash=?', 'abbrev=?', 'tags', 'heads', 'branches', 'verify', 'exists', 'quiet'] },
   'count-objects': { short: 'vH', long: ['verbose', 'human-readable'] },
@@ -183,9 +183,10 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
     ...LOG,
     short: `${LOG.short}u`,
     long: [...LOG_LONG, 'include-untracked', 'only-untracked'],
-    check: (inv) => (['list', 'show'].includes(inv.operands[0]?.value ?? '') ? undefined : 'changes stashes and the working tree'),
+    // Options or `--` before the subcommand make git assume `stash push`.
+    check: (inv) => (['list', 'show'].includes(inv.args[0]?.value ?? '') ? undefined : 'changes stashes and the working tree'),
   },
-  worktree: { check: (inv) => (inv.operands[0]?.value === 'list' ? undefined : 'changes worktrees'), long: ['porcelain', 'verbose', 'expire='], short: 'vz' },
+  worktree: { check: (inv) => (inv.args[0]?.value === 'list' ? undefined : 'changes worktrees'), long: ['porcelain', 'verbose', 'expire='], short: 'vz' },
   version: { long: ['build-options'] },
 };
 

@@ -5,7 +5,7 @@ import type { Word } from '../types.js';
 
 const GREP: ProgramSpec = {
   numeric: true,
-  short: 'EFGPiywxvcLlobHhnqsTZaUzrRVe:f:m:A:B:C:d:D:',
+  short: 'EFGPiywxvcLlobHhnqsTZaIUzrRVe:f:m:A:B:C:d:D:',
   long: [
     'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'regexp=', 'file=', 'ignore-case',
     'no-ignore-case', 'word-regexp', 'line-regexp', 'null-data', 'no-messages', 'invert-match', 'version',
@@ -64,6 +64,7 @@ const FD: ProgramSpec = {
   unsafe: { '-x': 'runs a command for every result', '-X': 'runs a command on the results' },
   pathOptions: ['--ignore-file', '--base-directory', '--search-path'],
   paths: (inv) => inv.operands.slice(1),
+  metadata: true,
 };
 
 /** find's expression: primaries and how many arguments each takes. */
@@ -85,12 +86,13 @@ const FIND_UNSAFE: Record<string, string> = {
   '-fprintf': 'writes to a file', '-fls': 'writes to a file',
 };
 
+/** find prints names and metadata only (no primary reads contents), so secret names are fine. */
 function checkFind(args: readonly Word[], scope: Parameters<typeof checkPath>[1]): string | undefined {
   let i = 0;
   // Leading options: -H -L -P, -D debugopts, -Olevel.
   while (i < args.length && /^-([HLP]|D|O\d*)$/.test(args[i].value)) i += args[i].value === '-D' ? 2 : 1;
   for (; i < args.length && !/^[-(!),]/.test(args[i].value); i++) {
-    const problem = checkPath(args[i], scope);
+    const problem = checkPath(args[i], scope, false);
     if (problem) return problem;
   }
   for (; i < args.length; i++) {
@@ -105,7 +107,7 @@ function checkFind(args: readonly Word[], scope: Parameters<typeof checkPath>[1]
     const arg = args[++i];
     if (!arg) return `\`find ${v}\` needs a value`;
     if (kind === 'path') {
-      const problem = checkPath(arg, scope);
+      const problem = checkPath(arg, scope, v === '-files0-from');
       if (problem) return problem;
     }
   }

@@ -71,7 +71,9 @@ export function checkSedScript(script: string): string | undefined {
       continue;
     }
     if (':btTv'.includes(c)) {
-      while (i < s.length && s[i] !== '\n' && s[i] !== ';') i++;
+      // GNU sed ends a label (and v's version) at blanks, `;` or a newline; more commands may follow.
+      skipBlank();
+      while (i < s.length && !/[\s;]/.test(s[i])) i++;
       continue;
     }
     if ('aic'.includes(c)) {

@@ -6,10 +6,11 @@ import { FILES } from './files.js';
 import { GIT } from './git.js';
 import { SEARCH } from './search.js';
 import { SED } from './sed.js';
+import { TOOLS } from './tools.js';
 import { WRAPPERS } from './wrappers.js';
 
 export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = new Map(
-  Object.entries({ ...BASIC, ...FILES, ...SEARCH, ...GIT, ...SED, ...AWKS, ...WRAPPERS }),
+  Object.entries({ ...BASIC, ...FILES, ...SEARCH, ...GIT, ...SED, ...AWKS, ...WRAPPERS, ...TOOLS }),
 );
 
 /** Why well-known programs are not read-only, for clearer messages than "unknown program". */
@@ -20,8 +21,8 @@ export const KNOWN_UNSAFE: Readonly<Record<string, string>> = Object.fromEntries
   ...['curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'ping', 'dig', 'nslookup', 'host', 'whois', 'traceroute'].map((n) => [n, 'reaches the network']),
   ...['sudo', 'su', 'doas', 'pkexec'].map((n) => [n, 'runs a command with other privileges']),
   ...['eval', 'exec', 'source', '.', 'coproc', 'trap', 'watch', 'nohup', 'setsid', 'script'].map((n) => [n, 'runs arbitrary commands']),
-  ...['python', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'zsh', 'fish', 'ksh', 'csh', 'tcsh', 'powershell', 'pwsh'].map((n) => [n, 'is an interpreter that can run any code']),
-  ...['npm', 'npx', 'pnpm', 'yarn', 'pip', 'pip3', 'cargo', 'go', 'make', 'mvn', 'gradle', 'apt', 'apt-get', 'brew', 'yum', 'dnf'].map((n) => [n, 'builds, installs or runs project code']),
+  ...['perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'zsh', 'fish', 'ksh', 'csh', 'tcsh', 'powershell', 'pwsh'].map((n) => [n, 'is an interpreter that can run any code']),
+  ...['npx', 'pnpm', 'yarn', 'pip', 'pip3', 'cargo', 'go', 'make', 'mvn', 'gradle', 'apt', 'apt-get', 'brew', 'yum', 'dnf'].map((n) => [n, 'builds, installs or runs project code']),
   ...['kill', 'pkill', 'killall', 'systemctl', 'service', 'reboot', 'shutdown'].map((n) => [n, 'stops processes or services']),
   ...['alias', 'unalias', 'export', 'set', 'shopt', 'cd', 'pushd', 'popd', 'hash', 'enable', 'history', 'ulimit', 'umask'].map((n) => [n, 'changes the shell session']),
   ...['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'less', 'more', 'man'].map((n) => [n, 'is interactive and can run commands or write files']),

@@ -2,6 +2,7 @@
 // itself adds nothing unsafe. Shells with -c are analysed as scripts.
 import { isSafeEnvAssignment } from '../env.js';
 import { getopt, type OptionSpec } from '../getopt.js';
+import { checkPath } from '../paths.js';
 import { hasOption, type Invocation, type ProgramContext, type ProgramSpec } from '../program.js';
 import type { Word } from '../types.js';
 
@@ -84,6 +85,10 @@ export const WRAPPERS: Record<string, ProgramSpec> = {
     check: (inv, ctx) => {
       const parsed = getopt(inv.args, XARGS);
       if (!parsed.ok) return `xargs: ${parsed.reason}`;
+      for (const o of parsed.options) {
+        const problem = o.value && (o.key === '-a' || o.key === '--arg-file') ? checkPath(o.value, ctx.scope) : undefined;
+        if (problem) return `xargs ${o.word.text}: ${problem}`;
+      }
       const argv: readonly Word[] = parsed.operands.length ? parsed.operands : [];
       const name = argv[0]?.value ?? 'echo';
       if (argv[0] && !ctx.program(argv[0])?.dynamicArgs) return `xargs passes its input as arguments to \`${name}\`, so they may name any file or option`;
