@@ -25,9 +25,9 @@ export const PROVIDER_NAMES: readonly ProviderName[] = ['anthropic', 'openai', '
  * a local server usually needs its own id (e.g. `--model qwen3` for Ollama).
  */
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1',
-  'openai-responses': 'gpt-4.1',
+  anthropic: 'claude-sonnet-5-5',
+  openai: 'gpt-5.4',
+  'openai-responses': 'gpt-5.4',
 };
 
 /** Sent as the key to servers that ignore it (local OpenAI-compatible servers, proxies). */
