@@ -3,6 +3,7 @@
 // (`Bash(git push *)`); for programs that run arbitrary code or destroy data, the exact command.
 import path from 'node:path';
 import { formatRule } from './rules.js';
+import { matchBashRule } from './bash/index.js';
 
 /** Programs whose prefix rule would allow anything: interpreters, shells, wrappers, privilege, wipers. */
 const EXACT_ONLY = new Set([
@@ -28,7 +29,10 @@ export function bashRuleFor(command: string, toolName = 'Bash'): string | undefi
   const prefix = [words[0]];
   if (SUBCOMMAND.test(words[1])) prefix.push(words[1]);
   if (prefix.length === words.length) return exact;
-  return formatRule(toolName, `${prefix.join(' ')} *`);
+  // A rule that would not match the very command it was offered for (a redirection or an
+  // operator after the prefix: `*` never spans those) would make "always" ask again.
+  const pattern = `${prefix.join(' ')} *`;
+  return matchBashRule(pattern, text) ? formatRule(toolName, pattern) : exact;
 }
 
 /** Escapes glob characters so a literal path is matched as itself by picomatch. */

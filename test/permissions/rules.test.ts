@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatRule, matchDomainRule, matchPathRule, parseRule, toolNameMatches } from '../../src/permissions/rules.js';
+import { bashRuleFor } from '../../src/permissions/suggest.js';
+import { matchBashRule } from '../../src/permissions/bash/index.js';
 
 describe('parseRule', () => {
   it.each([
@@ -107,5 +109,17 @@ describe('matchDomainRule', () => {
         expect(matchDomainRule(`domain:*.${name}.com`, `https://${prefix}.${name}.com/`)).toBe(true);
       }),
     );
+  });
+});
+
+describe('bash "always allow" suggestions', () => {
+  it('always match the command they were offered for', () => {
+    for (const command of ['git push origin main', 'echo hi > out.txt', 'npm run build -- --watch', 'make test 2>&1', 'cargo build --release']) {
+      const rule = bashRuleFor(command) as string;
+      const content = /^Bash\((.*)\)$/.exec(rule)?.[1] as string;
+      expect(matchBashRule(content, command), `${rule} for ${command}`).toBe(true);
+    }
+    expect(bashRuleFor('git push origin main')).toBe('Bash(git push *)');
+    expect(bashRuleFor('echo hi > out.txt')).toBe('Bash(echo hi > out.txt)');
   });
 });
