@@ -40,12 +40,6 @@ export interface RunAgentOptions {
    * the model is about to finish). Tool hooks run in the pipeline, through rt.hooks.
    */
   hooks?: readonly HookHandler[];
-  /**
-   * For a called name no registered tool has yet (an MCP server still connecting): resolves once
-   * the tool may exist. The pipeline's lookup is synchronous, so the loop waits before handing
-   * the call over.
-   */
-  awaitTool?: (name: string, signal: AbortSignal) => Promise<unknown>;
 }
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -167,7 +161,6 @@ async function runTurn(
         parts.push({ type: 'tool_use', id, name: event.name, input });
         calls.push({ id, name: event.name });
         emit({ type: 'tool_call', id, name: event.name, input });
-        if (options.awaitTool && !rt.resolveTool(event.name)) await options.awaitTool(event.name, turnAbort.signal);
         batch.push({ id, name: event.name, input });
       } else if (event.type === 'message_end') {
         stopReason = event.stopReason;

@@ -86,7 +86,6 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
         selectTools: (pool, messages) => selectToolsForRequest(pool, messages, runtime.deferral),
         hooks: runtime.rt.hooks,
-        awaitTool: runtime.awaitTool,
         signal,
         onEvent: (event) => {
           log.record(event);

@@ -45,8 +45,6 @@ export interface CliRuntime {
   mcp?: McpManager;
   /** Resolves once every MCP server's first connection attempt has settled. */
   mcpReady(): Promise<void>;
-  /** For a name not registered yet: waits while its MCP server is still connecting. */
-  awaitTool(name: string, signal: AbortSignal): Promise<unknown>;
   /** Settings for ToolSearch deferral: `toolSearch.enabled`, per-server `alwaysLoad` and `description`. */
   deferral: DeferralOptions;
   close(): Promise<void>;
@@ -120,6 +118,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     registry,
     session,
     policy,
+    // A call to a tool of a server still connecting waits for it (up to its connect timeout).
+    waitForTool: mcp ? async (name, signal) => mcp?.waitForTool(name, registry, signal) : undefined,
     hooks: hooksFromSettings(settings.hooks, { cwd: session.cwd, env }),
     askPermission: options.askPermission,
     askUser: options.askUser,
@@ -134,7 +134,6 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     mcpConfigs,
     mcp,
     mcpReady: async () => mcp?.ready(),
-    awaitTool: async (name, signal) => mcp?.waitForTool(name, registry, signal),
     deferral,
     async close() {
       stopSync();

@@ -3,11 +3,11 @@ import type { AnyTool } from '../tool/types.js';
 import type { RuntimeContext } from './types.js';
 import { fail, type StageResult } from './outcome.js';
 
-export function lookupTool(name: unknown, rt: RuntimeContext): StageResult<AnyTool> {
+export async function lookupTool(name: unknown, rt: RuntimeContext, signal: AbortSignal): Promise<StageResult<AnyTool>> {
   if (typeof name !== 'string' || name.trim() === '') {
     return fail(`Tool call has no tool name. Call one of: ${rt.toolNames().slice(0, 20).join(', ')}.`);
   }
-  const exact = rt.resolveTool(name);
+  const exact = rt.resolveTool(name) ?? (await rt.waitForTool?.(name, signal));
   if (exact) return { ok: true, value: exact };
   // Models sometimes change the case of a name ("read" for "Read"); accept a unique match.
   const lower = name.toLowerCase();

@@ -45,7 +45,7 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
   const startedAt = performance.now();
   const settle = (result: ToolResultContent, tool?: AnyTool): SettledCall => ({ kind: 'settled', request, tool, result, startedAt });
   if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'));
-  const found = lookupTool(request.name, rt);
+  const found = await lookupTool(request.name, rt, signal);
   if (!found.ok) return settle(found.error);
   const tool = found.value;
   const notes = [...(found.notes ?? [])];

@@ -119,6 +119,11 @@ export interface RuntimeContext {
   resolveTool(name: string): AnyTool | undefined;
   /** Names offered in "did you mean" hints. */
   toolNames(): string[];
+  /**
+   * For a name no registered tool has yet: waits while its source may still bring it (an MCP
+   * server still connecting, up to its connect timeout) and returns it, or undefined.
+   */
+  waitForTool?(name: string, signal: AbortSignal): Promise<AnyTool | undefined>;
   policy: PermissionPolicy;
   hooks?: HookHandler[];
   askPermission?: AskPermission;

@@ -7,8 +7,7 @@ import { runAgent, MAX_STOP_CONTINUATIONS } from '../../src/agent/loop.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { hooksFromSettings } from '../../src/hooks/settings.js';
 import type { HookSettings } from '../../src/permissions/schema.js';
-import { defineTool } from '../../src/tool/define.js';
-import { callTools, expectPaired, harness, noteTool, prompt, reply, scriptedProvider, type ScriptedTurn } from './scripted.js';
+import { callTools, expectPaired, harness, prompt, reply, scriptedProvider, type ScriptedTurn } from './scripted.js';
 
 /** Writes an executable hook script into the harness folder and returns its path. */
 function script(dir: string, name: string, body: string): string {
@@ -121,28 +120,5 @@ echo '{"decision":"block","reason":"run the tests first"}'`),
     }));
     expect(result.stopReason).toBe('end_turn');
     expect(provider.requests).toHaveLength(1);
-  });
-});
-
-describe('awaitTool', () => {
-  it('lets a call to a tool that is still arriving wait for it instead of failing', async () => {
-    const h = harness([noteTool]);
-    const late = defineTool({ name: 'mcp__late__echo', description: 'Echo', inputJSONSchema: { type: 'object' }, call: async () => 'late tool ran' });
-    const asked: string[] = [];
-    const result = await runAgent({
-      provider: scriptedProvider([callTools([{ id: 't1', name: 'mcp__late__echo', input: '{}' }]), reply('ok')]),
-      model: 'm',
-      messages: [prompt('go')],
-      registry: h.registry,
-      rt: h.rt,
-      signal: new AbortController().signal,
-      awaitTool: async (name) => {
-        asked.push(name);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        h.registry.register(late);
-      },
-    });
-    expect(asked).toEqual(['mcp__late__echo']);
-    expect(JSON.stringify(result.messages)).toContain('late tool ran');
   });
 });

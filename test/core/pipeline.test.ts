@@ -155,6 +155,21 @@ describe('runToolCall', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'a picture' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }]);
   });
 
+  it('a call to a tool that is still arriving (an MCP server connecting) waits for it', async () => {
+    const late = defineTool({ name: 'mcp__late__echo', description: 'Echo', inputJSONSchema: { type: 'object' }, call: async () => 'late tool ran' });
+    const asked: string[] = [];
+    const rt = makeRuntime([echoTool], {
+      waitForTool: async (name) => {
+        asked.push(name);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return name === late.name ? late : undefined;
+      },
+    });
+    expect(textOf(await runToolCall(call('mcp__late__echo', {}), rt, signal))).toBe('late tool ran');
+    expect(textOf(await runToolCall(call('Nope', {}), rt, signal))).toMatch(/No tool named "Nope"/);
+    expect(asked).toEqual(['mcp__late__echo', 'Nope']);
+  });
+
   it('a UI callback that throws does not lose the result', async () => {
     const rt = makeRuntime([echoTool], { emit: () => { throw new Error('ui bug'); } });
     expect(textOf(await runToolCall(call('Echo', { text: 'a' }), rt, signal))).toBe('a');
