@@ -23,6 +23,15 @@ const CLAUSE_BREAK = /[.?!;]+(?:\s+|$)|\n+/;
 const IDENTIFIER = /[a-z0-9][_-]?[A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[a-z]-[a-z]/;
 /** Added to an exact-name match so it always ranks first. */
 const EXACT_NAME_BONUS = 10;
+/**
+ * Requests ask for several things, and the first places otherwise fill with tools that all match
+ * the same part ("validate email" four times, nothing for "QR code"). Among the best k (at least
+ * NOVELTY_POOL), a tool gains up to NOVELTY_BONUS for the share (by idf) of its matched query
+ * words that no tool above it matched. Measured on the dev queries: recall@5 up on the tuning
+ * half, level on the check half; larger bonuses lost recall on the check half.
+ */
+const NOVELTY_POOL = 10;
+const NOVELTY_BONUS = 0.06;
 
 /** One term's contributions (weight 1) to tool and server scores. */
 interface TermHits {
@@ -208,7 +217,7 @@ export function rankTools(store: IndexStore, text: string, required: string[], k
   let maxTool = 0;
   for (const id of candidates) maxTool = Math.max(maxTool, toolScores[id]);
   const { serverBlend: blend, clauseWeight, mentionBonus, nameCoverage } = params;
-  const top = new TopK(k);
+  const top = new TopK(Math.max(k, NOVELTY_POOL));
   for (const id of candidates) {
     const entry = store.entries[id] as Entry;
     const whole = maxTool > 0 ? toolScores[id] / maxTool : 0;
@@ -223,7 +232,45 @@ export function rankTools(store: IndexStore, text: string, required: string[], k
     const score = partial + (1 - blend) * nameCoverage * scorer.coverage(entry.nameTerms, weights);
     if (score > 0 || required.length > 0) top.offer(id, score, entry.doc.name);
   }
-  return top.items;
+  return favourNovelty(store, scorer, weights, top.items).slice(0, k);
+}
+
+/**
+ * Re-orders the best tools greedily: each place goes to the highest score plus NOVELTY_BONUS
+ * times the idf share of the tool's matched query words (name and description) not matched by
+ * the tools already placed. Bonuses only shrink as words get covered, so scores stay descending.
+ */
+function favourNovelty(store: IndexStore, scorer: QueryScorer, weights: Map<string, number>, items: { id: number; score: number; name: string }[]): { id: number; score: number }[] {
+  const pool = items.map((item) => {
+    const entry = store.entries[item.id] as Entry;
+    const matched = new Set<string>();
+    for (const term of [...entry.nameTerms, ...terms(entry.doc.description)]) if (weights.get(term) === 1) matched.add(term);
+    return { ...item, matched: [...matched] };
+  });
+  const covered = new Set<string>();
+  const ordered: { id: number; score: number }[] = [];
+  while (pool.length > 0) {
+    let best = 0;
+    let bestScore = -Infinity;
+    pool.forEach((item, at) => {
+      let total = 0;
+      let novel = 0;
+      for (const term of item.matched) {
+        const termIdf = scorer.hits(term)?.idf ?? 0;
+        total += termIdf;
+        if (!covered.has(term)) novel += termIdf;
+      }
+      const score = item.score + (total > 0 ? (NOVELTY_BONUS * novel) / total : 0);
+      if (score > bestScore || (score === bestScore && item.name < pool[best].name)) {
+        best = at;
+        bestScore = score;
+      }
+    });
+    const [chosen] = pool.splice(best, 1);
+    for (const term of chosen.matched) covered.add(term);
+    ordered.push({ id: chosen.id, score: bestScore });
+  }
+  return ordered;
 }
 
 /** The best k by score (ties by name), kept sorted; k is small, so insertion is cheapest. */
