@@ -16,7 +16,6 @@ import type { CliFlags } from './options.js';
 export interface AgentSessionOptions {
   cwd: string;
   flags: CliFlags;
-  interactive: boolean;
   askPermission?: AskPermission;
   /** How AskUserQuestion reaches a person; absent in one-shot runs (the tool says no one can answer). */
   askUser?: AskUser;
@@ -56,7 +55,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
 
   // The SDK loads while the tools and settings do: start-up is the longer of the two, not the sum.
   const [runtime, provider] = await Promise.all([
-    createCliRuntime({ cwd: options.cwd, flags, interactive: options.interactive, sessionId: flags.resume, askPermission: options.askPermission, askUser: options.askUser, env }),
+    createCliRuntime({ cwd: options.cwd, flags, sessionId: flags.resume, askPermission: options.askPermission, askUser: options.askUser, env }),
     import('../providers/index.js').then(({ createProvider }) =>
       createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
     ),

@@ -24,7 +24,7 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
   const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
   let session: AgentSession;
   try {
-    session = await openAgentSession({ cwd: process.cwd(), flags, interactive: true, askPermission, askUser: createTerminalQuestions({ rl, write }) });
+    session = await openAgentSession({ cwd: process.cwd(), flags, askPermission, askUser: createTerminalQuestions({ rl, write }) });
   } catch (error) {
     rl.close();
     throw error;

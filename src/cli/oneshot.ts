@@ -31,7 +31,7 @@ export function summarize(result: AgentResult, sessionId: string): OneShotSummar
 
 export async function runOneShot(prompt: string, flags: CliFlags): Promise<number> {
   const format: OutputFormat = flags.outputFormat ?? 'text';
-  const session = await openAgentSession({ cwd: process.cwd(), flags, interactive: false });
+  const session = await openAgentSession({ cwd: process.cwd(), flags });
   for (const notice of session.runtime.notices) process.stderr.write(`wield: ${notice}\n`);
   const controller = new AbortController();
   let interrupts = 0;

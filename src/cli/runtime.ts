@@ -23,7 +23,6 @@ import { SetupError } from './setup-error.js';
 export interface CliRuntimeOptions {
   cwd: string;
   flags: CliFlags;
-  interactive: boolean;
   /** Reuse a session id (resume); a new one otherwise. */
   sessionId?: string;
   askPermission?: AskPermission;

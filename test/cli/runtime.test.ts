@@ -16,7 +16,7 @@ afterEach(async () => {
 
 function open(mcpConfig?: string): Promise<CliRuntime> {
   const home = tempDir('wield-runtime-home-');
-  return createCliRuntime({ cwd: tempDir('wield-runtime-cwd-'), flags: { mcpConfig }, interactive: false, env: cleanEnv(home) });
+  return createCliRuntime({ cwd: tempDir('wield-runtime-cwd-'), flags: { mcpConfig }, env: cleanEnv(home) });
 }
 
 describe('createCliRuntime', () => {

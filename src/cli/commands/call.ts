@@ -16,7 +16,6 @@ export async function runCall(toolName: string, json: string, flags: CliFlags): 
   const runtime = await createCliRuntime({
     cwd: process.cwd(),
     flags,
-    interactive,
     askPermission: rl ? (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false })) : undefined,
   });
   if (rl) ask = createTerminalAsk({ rl, policy: runtime.policy, cwd: runtime.session.cwd, write: (text) => process.stdout.write(text) });

@@ -40,7 +40,7 @@ export function formatServerTable(servers: readonly McpServerStatus[]): string {
 async function listServers(flags: CliFlags): Promise<number> {
   // Loaded on use: this module is imported when the CLI starts and must stay light.
   const { createCliRuntime } = await import('../runtime.js');
-  const runtime = await createCliRuntime({ cwd: process.cwd(), flags, interactive: false });
+  const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
     await runtime.mcpReady();
     const servers = runtime.mcp?.list() ?? [];
@@ -71,7 +71,7 @@ async function serve(flags: ServeFlags): Promise<number> {
   const { createCliRuntime } = await import('../runtime.js');
   const { serveMcp } = await import('../../mcp/serve.js');
   // stdout carries the protocol in stdio mode: everything for people goes to stderr.
-  const runtime = await createCliRuntime({ cwd: process.cwd(), flags, interactive: false });
+  const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
     for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
     const stdio = flags.http === undefined;

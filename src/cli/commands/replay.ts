@@ -30,7 +30,7 @@ export async function runReplay(file: string, flags: CliFlags): Promise<number> 
   }
   for (const problem of parsed.problems) process.stderr.write(`wield: ${file}: ${problem}\n`);
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wield-replay-')));
-  const runtime = await createCliRuntime({ cwd: workspace, flags, interactive: false });
+  const runtime = await createCliRuntime({ cwd: workspace, flags });
   const controller = new AbortController();
   const onSigint = (): void => controller.abort(new Error('interrupted by the user'));
   process.on('SIGINT', onSigint);

@@ -37,7 +37,7 @@ async function buildIndex(flags: SearchFlags): Promise<{ index: ToolIndex; close
     return { index, close: async () => {} };
   }
   const { createCliRuntime } = await import('../runtime.js');
-  const runtime = await createCliRuntime({ cwd: process.cwd(), flags, interactive: false });
+  const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   await runtime.mcpReady();
   for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
   index.add(runtime.registry.pool());

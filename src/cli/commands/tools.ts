@@ -6,7 +6,7 @@ import { writeOut } from '../exit.js';
 import { formatToolTable, toolRows } from '../tool-table.js';
 
 export async function runTools(flags: CliFlags): Promise<number> {
-  const runtime = await createCliRuntime({ cwd: process.cwd(), flags, interactive: false });
+  const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
     await runtime.mcpReady();
     for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
