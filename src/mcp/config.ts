@@ -3,6 +3,9 @@
 //
 // stdio:  { "command": "npx", "args": ["-y", "pkg"], "env": {"K": "v"}, "cwd": "dir" }
 // http:   { "type": "http", "url": "https://host/mcp", "headers": {"Authorization": "Bearer …"} }
+//         allowedHosts: other hosts its redirects may lead to even when private ("*.corp" for
+//         subdomains); the url's own host may always be private or loopback, and link-local or
+//         cloud metadata addresses are always refused
 // Options for either (wield's own):
 //   timeout          per-call timeout in ms (default 120000); the call is cancelled on the server
 //   connectTimeout   ms a call waits for a server still connecting (default 30000)
@@ -40,6 +43,7 @@ const httpSchema = z.strictObject({
   type: z.enum(['http', 'streamable-http']),
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL such as https://host/mcp' }),
   headers: stringMap.optional(),
+  allowedHosts: z.array(z.string().min(1)).optional(),
   ...common,
 });
 

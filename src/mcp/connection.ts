@@ -9,6 +9,7 @@ import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
+import { guardedFetch } from './guarded-fetch.js';
 import { sanitizeNamePart } from './names.js';
 import { checkToolList, type McpToolInfo } from './tools.js';
 
@@ -221,7 +222,13 @@ export class McpConnection {
   private createTransport(): Transport {
     const config = this.config;
     if (isHttpConfig(config)) {
-      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers ?? {} },
+        fetch: guardedFetch({ server: this.name, url: config.url, allowedHosts: config.allowedHosts }),
+        // Redirects are left to the guarded fetch, which checks each hop's host (the SDK's own
+        // policy would refuse every redirect off the origin, allowed hosts included).
+        redirectPolicy: 'follow',
+      });
     }
     // Only the SDK's safe environment subset is inherited: API keys in our environment are not
     // the server's business unless its entry passes them in `env`.

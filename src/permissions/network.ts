@@ -113,6 +113,31 @@ export function checkAddress(ip: string): AddressVerdict {
   return hit ? { ok: false, reason: `${ip} is ${hit[1]}` } : { ok: true, reason: 'public IPv6 address' };
 }
 
+const LINK_LOCAL: Array<[net.BlockList, string]> = [
+  ...blockList([['169.254.0.0', 16, 'link-local, where cloud metadata services live (169.254/16)']], 'ipv4'),
+  ...blockList(
+    [
+      ['fe80::', 10, 'link-local (fe80::/10)'],
+      ['fd00:ec2::254', 128, 'the AWS metadata service over IPv6 (fd00:ec2::254)'],
+    ],
+    'ipv6',
+  ),
+];
+
+/**
+ * Why an IP literal is link-local or a cloud metadata address, or undefined when it is neither.
+ * These are refused even where private addresses are allowed: no real service lives there, but
+ * metadata credentials do. Pure.
+ */
+export function linkLocalOrMetadata(ip: string): string | undefined {
+  const family = net.isIP(ip);
+  if (family === 0) return undefined;
+  const inner = family === 6 ? embeddedIPv4(ip) : undefined;
+  const hit = LINK_LOCAL.find(([list]) => list.check(inner ?? ip, inner !== undefined || family === 4 ? 'ipv4' : 'ipv6'));
+  if (!hit) return undefined;
+  return inner === undefined ? `${ip} is ${hit[1]}` : `${ip} embeds ${inner}, which is ${hit[1]}`;
+}
+
 /** `example.com` allows that host; `*.example.com` allows its subdomains (and itself). */
 export function hostAllowed(host: string, allowedHosts: readonly string[] = []): boolean {
   const name = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
