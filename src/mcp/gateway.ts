@@ -88,18 +88,26 @@ function elicitPermission(ctx: ServerContext): AskPermission {
 
 type ProgressToken = string | number;
 
+/**
+ * Forwards a call's progress events as MCP progress notifications. `flushed()` resolves once
+ * every notification sent so far is written: a client drops progress that arrives after the
+ * call's result, so the result waits for them.
+ */
 function progressForwarder(ctx: ServerContext, toolUseId: string, token: ProgressToken | undefined, emit?: (event: ToolEvent) => void) {
   let step = 0;
-  return (event: ToolEvent) => {
+  let sent: Promise<unknown> = Promise.resolve();
+  const forward = (event: ToolEvent): void => {
     emit?.(event);
     if (token === undefined || event.type !== 'tool_progress' || event.toolUseId !== toolUseId) return;
     // MCP progress must increase; tools that report only messages get a running count.
     step = Math.max(step + 1, event.progress.progress ?? 0);
     const { total, message } = event.progress;
-    void ctx.mcpReq
+    const notification = ctx.mcpReq
       .notify({ method: 'notifications/progress', params: { progressToken: token, progress: step, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) } })
       .catch(() => undefined);
+    sent = Promise.all([sent, notification]);
   };
+  return { forward, flushed: () => sent };
 }
 
 /** One MCP server instance (one per stdio connection or HTTP session). */
@@ -112,12 +120,14 @@ export function createGatewayServer(options: GatewayOptions): Server {
     const toolUseId = `mcp_${randomUUID()}`;
     const token = request.params._meta?.progressToken;
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
+    const progress = progressForwarder(ctx, toolUseId, token, options.rt.emit);
     const rt: RuntimeContext = {
       ...options.rt,
       askPermission: canElicit ? elicitPermission(ctx) : undefined,
-      emit: progressForwarder(ctx, toolUseId, token, options.rt.emit),
+      emit: progress.forward,
     };
     const result = await runToolCall({ id: toolUseId, name: request.params.name, input: request.params.arguments ?? {} }, rt, ctx.mcpReq.signal);
+    await progress.flushed();
     return toCallToolResult(result);
   });
 

@@ -16,6 +16,9 @@ export function gatewayRegistry(): ToolRegistry {
       isConcurrencySafe: () => true,
       call: async ({ text }, ctx) => {
         ctx.onProgress({ message: 'echoing', progress: 1, total: 1 });
+        // The SDK client drops progress it reads in the same chunk as the result (it handles
+        // notifications a microtask later than responses), so the answer comes a little later.
+        await new Promise((resolve) => setTimeout(resolve, 100));
         return text;
       },
     }),
