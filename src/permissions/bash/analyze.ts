@@ -14,6 +14,13 @@ const MAX_DEPTH = 4;
  */
 const FOREIGN_BLANKS = /[\x00-\x08\x0b-\x1f\x7f\u0085\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/u;
 
+/**
+ * `{name}>file` is a redirection that stores a new file descriptor in `name`; tree-sitter reads
+ * `{name}` as an argument, so `sed {v}</dev/null 'w out' f` would look like the script `{v}` while
+ * sed gets `w out`. Matched on the source text, so a quoted look-alike is refused too (stricter).
+ */
+const VARIABLE_REDIRECT = /(?:^|[\s;&|()])\{[^{}\s]*\}[<>]/;
+
 /** Nodes whose text is not fully covered by child nodes (quoted text, here-documents). */
 const OPAQUE = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'heredoc_redirect', 'heredoc_body', 'comment', 'regex']);
 
@@ -91,6 +98,9 @@ function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis 
   if (depth > MAX_DEPTH) return notReadOnly('shell scripts nested too deeply');
   if (FOREIGN_BLANKS.test(command)) {
     return notReadOnly('the command contains control or invisible characters that the shell and the analyser read differently');
+  }
+  if (VARIABLE_REDIRECT.test(command)) {
+    return notReadOnly('`{name}>` or `{name}<` assigns a file descriptor to a variable, and the shell does not pass `{name}` as an argument');
   }
   const tree = parseBash(command);
   if (!tree) return notReadOnly('the command could not be parsed', true);

@@ -16,8 +16,9 @@ export function checkEnvAssignment(node: Node): string | undefined {
   const valueNode = node.childForFieldName('value');
   const value = valueNode ? readWord(valueNode) : undefined;
   if (!isSafeEnvName(name)) return `\`${node.text}\` sets \`${name}\`, which can change what the program runs or does`;
-  if (value && (value.dynamic || value.problem)) return `\`${node.text}\` has a value only known at run time`;
-  if (value && !isSafeEnvValue(name, value.value)) return `\`${node.text}\` names a folder of locale files to load`;
+  // A tilde expands too: `LANG=~+` is the current folder, a path glibc would load locale files from.
+  if (value && (value.dynamic || value.problem || value.tilde)) return `\`${node.text}\` has a value only known at run time`;
+  if (value && !isSafeEnvValue(name, value.value)) return `\`${node.text}\` names locale or time zone files to load`;
   return undefined;
 }
 

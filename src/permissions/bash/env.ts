@@ -6,8 +6,13 @@ export function isSafeEnvName(name: string): boolean {
   return SAFE_ENV.test(name);
 }
 
-/** A locale value with a `/` is a folder of locale files that glibc loads; names never have one. */
+/**
+ * A locale value with a `/` is a folder of locale files that glibc loads; names never have one.
+ * TZ names a zoneinfo file under the system folder (`Europe/Paris`); an absolute or `..` path
+ * makes glibc parse any file as one.
+ */
 export function isSafeEnvValue(name: string, value: string): boolean {
+  if (name === 'TZ') return !/^:?\/|(^|\/)\.\.(\/|$)/.test(value);
   return !/^(LC_|LANG)/.test(name) || !value.includes('/');
 }
 

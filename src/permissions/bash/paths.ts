@@ -105,6 +105,11 @@ export function checkPath(word: Word, scope: PathScope, secrets = true): string 
   if (value.includes('\0')) return `\`${word.text}\` contains a NUL byte`;
   const abs = path.posix.resolve(scope.cwd, value);
   if (!isInside(abs, scope.roots)) return `\`${word.text}\` reads outside the workspace`;
+  return namesProblem(value, secrets);
+}
+
+/** A relative path (literal or glob) whose segments may be `..` or, with `secrets`, a credentials file. */
+function namesProblem(value: string, secrets: boolean): string | undefined {
   const segments = value.split('/');
   for (const segment of segments) {
     const problem = segmentProblem(segment, secrets);
@@ -119,6 +124,11 @@ export function checkPath(word: Word, scope: PathScope, secrets = true): string 
     }
   }
   return undefined;
+}
+
+/** Undefined when a path inside some tree (a git revision's `rev:path`, a pathspec) names no credentials file. */
+export function secretProblem(value: string): string | undefined {
+  return namesProblem(value, true);
 }
 
 /** For a folder a program changes into (git -C): the same rules. */

@@ -58,7 +58,9 @@ export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[
     if (arg.dynamic && !arg.procSub && !spec.dynamicArgs) {
       return `\`${arg.text}\` is only known when the command runs, so \`${name}\` may get any argument`;
     }
-    if (arg.leadingGlob && (spec.unsafe || spec.check)) {
+    // A file named `--files0-from=list` or `-f.env` turns the glob into an option whose value was
+    // never checked; programs that only print names and metadata read nothing through such values.
+    if (arg.leadingGlob && (spec.unsafe || spec.check || (spec.pathOptions?.length && !spec.metadata))) {
       return `glob \`${arg.text}\` may expand to a file name that \`${name}\` reads as an option`;
     }
   }

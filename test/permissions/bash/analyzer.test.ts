@@ -23,6 +23,10 @@ const READ_ONLY = [
   'ls /ws/project/src', 'cat ./src/../README.md', 'date +%Y-%m-%d', 'xxd -l 16 a.bin', 'gzip -dc a.gz',
   'unzip -l a.zip', 'echo "a > b" \'| sh\'', 'printf "%s\\n" a b', 'ls \\\n  -la', 'grep foo <<< "$x"',
   'cat <<EOF\nplain $HOME text\nEOF', "sed -n '$!{h;d};x;G;p' a.txt",
+  // Second red-team pass: the forms its fixes must keep allowing.
+  'du -sh *', 'wc -l ./*.md', 'git -C . log -n 3', 'git -C src rev-parse --show-prefix', 'git log --format="%h %s"',
+  "git log --format='%%G?'", 'TZ=Europe/Paris date', 'strings a.bin', 'sleep 1m', 'diff -lq a b',
+  "bash -c \"echo \\$'\\\\'; ls\"", "sh -c 'echo ok'",
 ];
 
 const NOT_READ_ONLY: Array<[string, RegExp]> = [
@@ -69,6 +73,17 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['ls; sudo ls', /privileges/], ['=ls', /cannot be checked/], ['ls =(id)', /parsed/], ['ls *(e:id:)', /parsed/],
   ['sort *', /glob/], ['git log -- *', /glob/], ['head -n', /needs a value/], ['ls --no-such-opt', /does not know/],
   ['ls -Y', /does not know/], ['wc --lines=5', /takes no value/],
+  // Second red-team pass.
+  ["sed {v}</dev/null 'w out' a.txt", /file descriptor/], ["awk {v}>/dev/null 'BEGIN{system(\"id\")}'", /file descriptor/],
+  ["sh -c \"echo \\$'\\\\'; touch x; #'\"", /may not be bash/], ["dash -c \"echo \\$'x'\"", /may not be bash/],
+  ['diff -l /etc/passwd a.txt', /outside/], ['sort --files0-from=list a', /list file/], ['wc --files0-from list', /list file/],
+  ['file --files-from list', /list file/], ['wc -l *.md', /option/], ['grep foo *.txt', /option/],
+  ['strings @args', /arguments from a file/], ['strings *', /glob/],
+  ['git -C vendor/lib log', /nested repository/], ['git -C sub status', /nested repository/], ['git -C sub cat-file -p HEAD', /nested repository/],
+  ['git log --format=%G?', /gpg/], ["git show -s --pretty='format:%GS' HEAD", /gpg/], ['git diff -O/etc/passwd', /outside/],
+  ['git show HEAD:.env', /secrets/], ['git cat-file -p HEAD:deploy/.ssh/id_rsa', /secrets/], ['git log -p -- .env', /secrets/],
+  ['LANG=~+ ls', /run time/], ['env LC_ALL=~+ ls', /variable/], ['TZ=/tmp/x date', /time zone/], ['TZ=../../x date', /time zone/],
+  ['xargs --process-slot-var=LD_PRELOAD echo', /does not know/], ['sleep 999999999d', /hour/], ['sleep 3000 3000', /hour/],
 ];
 
 describe('analyzeBash', () => {

@@ -10,6 +10,19 @@ const finite = (name: string) => (inv: Invocation): string | undefined => {
   return bad ? `\`${name} ${bad.text}\`: only plain numbers are accepted (this one may never end)` : undefined;
 };
 
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
+
+/** GNU sleep adds up its operands; `sleep 999999999d` is a plain number that does not end either. */
+const shortSleep = (inv: Invocation): string | undefined => {
+  const problem = finite('sleep')(inv);
+  if (problem) return problem;
+  const total = inv.operands.reduce((sum, w) => {
+    const m = /^[-+]?([\d.]+)([smhd]?)$/.exec(w.value);
+    return sum + (m ? parseFloat(m[1]) * UNIT_SECONDS[m[2]] : 0);
+  }, 0);
+  return total > 3600 ? `\`sleep\` for more than an hour is as good as never ending` : undefined;
+};
+
 export const BASIC: Record<string, ProgramSpec> = {
   echo: { noOptions: true, operands: 'data', dynamicArgs: true },
   true: { noOptions: true, operands: 'data', dynamicArgs: true },
@@ -53,7 +66,7 @@ export const BASIC: Record<string, ProgramSpec> = {
     check: (inv) => (inv.operands.some((w) => !w.value.startsWith('+')) ? 'an operand that is not +FORMAT sets the system clock' : undefined),
   },
   seq: data({ short: 'f:s:w', long: ['format=', 'separator=', 'equal-width'], check: finite('seq') }),
-  sleep: data({ check: finite('sleep') }),
+  sleep: data({ check: shortSleep }),
   expr: { noOptions: true, operands: 'data' },
   locale: data({ short: 'amckv', long: ['all-locales', 'charmaps', 'category-name', 'keyword-name', 'verbose'] }),
   tty: none({ short: 's', long: ['silent', 'quiet'] }),

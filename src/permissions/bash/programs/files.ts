@@ -4,6 +4,9 @@ import { hasOption, type Invocation, type ProgramContext, type ProgramSpec } fro
 
 const one = (why: string) => ({ count: 1, why });
 
+/** The list file is checked, but the names in it are not: they may be secrets or outside the workspace. */
+const FILES_FROM = 'reads the files named in a list file, which may be any file';
+
 const SUMS: ProgramSpec = {
   short: 'bctwzl:',
   long: ['binary', 'check', 'tag', 'text', 'ignore-missing', 'quiet', 'status', 'strict', 'warn', 'zero', 'length='],
@@ -58,7 +61,7 @@ export const FILES: Record<string, ProgramSpec> = {
   },
   wc: {
     short: 'clmwL', long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'files0-from=', 'total='],
-    pathOptions: ['--files0-from'],
+    unsafe: { '--files0-from': FILES_FROM },
   },
   ls: {
     metadata: true,
@@ -86,8 +89,9 @@ export const FILES: Record<string, ProgramSpec> = {
       '-C': 'writes a compiled magic file',
       '-z': 'runs external decompression programs',
       '-Z': 'runs external decompression programs',
+      '-f': FILES_FROM,
     },
-    pathOptions: ['-m', '-f'],
+    pathOptions: ['-m'],
   },
   du: {
     metadata: true,
@@ -133,8 +137,9 @@ export const FILES: Record<string, ProgramSpec> = {
       '-o': 'writes its output to a file',
       '--compress-program': 'runs a program to compress temporary files',
       '-T': 'writes temporary files to a chosen folder',
+      '--files0-from': FILES_FROM,
     },
-    pathOptions: ['--random-source', '--files0-from'],
+    pathOptions: ['--random-source'],
   },
   uniq: {
     short: 'cdDf:is:uw:z',
@@ -143,7 +148,7 @@ export const FILES: Record<string, ProgramSpec> = {
   },
   comm: { short: '123z', long: ['check-order', 'nocheck-order', 'output-delimiter=', 'total', 'zero-terminated'] },
   diff: {
-    short: 'abBcdeEfiInNpqrsStTuwyZC:D:F:I:l:L:S:U:W:x:X:',
+    short: 'abBcdeEfiIlnNpqrsStTuwyZC:D:F:I:L:S:U:W:x:X:',
     long: [
       'normal', 'brief', 'report-identical-files', 'context=?', 'unified=?', 'ed', 'rcs', 'side-by-side', 'width=',
       'left-column', 'suppress-common-lines', 'show-c-function', 'show-function-line=', 'label=', 'expand-tabs',
@@ -183,6 +188,11 @@ export const FILES: Record<string, ProgramSpec> = {
   strings: {
     short: 'adfn:t:e:ws:T:',
     long: ['all', 'data', 'print-file-name', 'bytes=', 'radix=', 'encoding=', 'include-all-whitespace', 'output-separator=', 'target='],
+    // binutils reads more arguments (options, files anywhere) from `@file`.
+    check: (inv) => {
+      const at = inv.args.find((w) => w.value.startsWith('@'));
+      return at ? `\`strings ${at.text}\` reads more arguments from a file` : undefined;
+    },
   },
   xxd: { noOptions: true, operands: 'data', check: checkXxd },
   base64: {

@@ -1,7 +1,16 @@
-// git: global options, then an allow-list of read-only subcommands with their options. The
-// repository's own .git/config is trusted (as for `git status`); pointing git elsewhere
-// (--git-dir, -C outside, -c overrides) is not. Unknown subcommands (aliases) are not read-only.
-import { checkPath, scopeAt } from '../paths.js';
+// git: global options, then an allow-list of read-only subcommands with their options.
+//
+// Repository config can name programs git runs on reads: core.fsmonitor (any command that reads
+// the index), diff.external and textconv drivers (diff, log -p, show, blame), filter drivers
+// (status and diff refresh the index), gpg.program with log.showSignature (log, show, reflog,
+// stash list), hooks (post-index-change). The workspace's own repository config is trusted: a
+// clone never copies config or hooks from the remote, so it holds only what the user set.
+// A repository git is pointed at elsewhere is not: --git-dir and -c overrides are refused, and
+// `git -C dir` into another folder may reach a nested repository (vendored code, an extracted
+// archive, a test fixture) with its own .git/config, so there only CONFIG_INERT subcommands run.
+// Lazy fetches of a partial clone (objects missing locally) reach the network in any repository.
+// Unknown subcommands (aliases) are not read-only.
+import { checkPath, scopeAt, secretProblem } from '../paths.js';
 import { hasOption, runProgram, type Invocation, type ProgramContext, type ProgramSpec } from '../program.js';
 import type { PathScope, Word } from '../types.js';
 
@@ -50,8 +59,10 @@ const LOG: ProgramSpec = {
   short: `${DIFF_SHORT}n:iEFPgcmt`,
   long: LOG_LONG,
   unsafe: { ...DIFF_UNSAFE, '--show-signature': 'runs gpg to verify signatures' },
+  // `-O<orderfile>` reads a file of path patterns.
+  pathOptions: ['-O'],
 };
-const DIFF: ProgramSpec = { short: DIFF_SHORT, long: DIFF_LONG, unsafe: DIFF_UNSAFE };
+const DIFF: ProgramSpec = { short: DIFF_SHORT, long: DIFF_LONG, unsafe: DIFF_UNSAFE, pathOptions: ['-O'] };
 
 const listOnly = (why: string) => (inv: Invocation): string | undefined =>
   inv.operands.length === 0 || hasOption(inv, '-l', '--list') ? undefined : why;
@@ -195,6 +206,41 @@ function gitPaths(inv: Invocation): Word[] {
   return inv.operands.filter((w) => w.dynamic || /^[/~]/.test(w.value) || w.value.split('/').includes('..'));
 }
 
+/**
+ * Subcommands that read config, refs and the repository layout but not the index (fsmonitor,
+ * filters) nor objects: a partial clone fetches a missing object through the remote its config
+ * names, and that config may allow `ext::` transports or set core.sshCommand.
+ */
+const CONFIG_INERT = new Set(['rev-parse', 'show-ref', 'count-objects', 'config', 'remote', 'version', 'worktree']);
+
+/** Subcommands that print file contents (blobs, patches, matching lines); the others print names, refs and metadata. */
+const CONTENTS = new Set([
+  'log', 'show', 'whatchanged', 'diff', 'diff-tree', 'diff-index', 'diff-files', 'grep', 'cat-file', 'blame', 'reflog', 'stash',
+]);
+
+/** `%G…` (pretty formats) and `%(signature…)` (ref formats) make git run gpg.program to verify signatures. */
+const SIGNATURE_FORMAT = /(?:^|[^%])(?:%%)*%(?:G|\(signature)/;
+
+/** Checks every subcommand needs: signature formats, and tree paths (`HEAD:.env`, `-- .env`) that are secrets. */
+function commonCheck(sub: string, spec: ProgramSpec): NonNullable<ProgramSpec['check']> {
+  return (inv: Invocation, ctx: ProgramContext): string | undefined => {
+    for (const o of inv.options) {
+      if ((o.key === '--format' || o.key === '--pretty') && o.value && SIGNATURE_FORMAT.test(o.value.value)) {
+        return `\`git ${sub} ${o.word.text}\` verifies signatures, which runs gpg`;
+      }
+    }
+    if (CONTENTS.has(sub)) {
+      // git grep's first operand is the pattern unless -e/-f gave one.
+      const pattern = sub === 'grep' && !hasOption(inv, '-e', '-f') ? 1 : 0;
+      for (const w of inv.operands.slice(pattern)) {
+        const problem = secretProblem(w.value) ?? secretProblem(w.value.slice(w.value.indexOf(':') + 1));
+        if (problem) return `\`git ${sub} ${w.text}\`: ${problem}`;
+      }
+    }
+    return spec.check?.(inv, ctx);
+  };
+}
+
 const GLOBAL_OK = new Set([
   '--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs',
   '--icase-pathspecs', '--no-replace-objects', '--no-lazy-fetch', '--no-advice', '--version',
@@ -228,7 +274,11 @@ export function checkGit(inv: Invocation, ctx: ProgramContext): string | undefin
   if (!sub) return args.some((a) => a.value === '--version') ? undefined : '`git` without a subcommand';
   const spec = SUBCOMMANDS[sub.value];
   if (!sub.plain || !spec) return `\`git ${sub.text}\` is not a read-only git command`;
-  const withPaths: ProgramSpec = { ...spec, paths: gitPaths };
+  const moved = scope.cwd !== ctx.scope.cwd && !ctx.scope.roots.includes(scope.cwd);
+  if (moved && !CONFIG_INERT.has(sub.value)) {
+    return `\`git ${sub.value}\` in another folder may use a nested repository whose config runs programs`;
+  }
+  const withPaths: ProgramSpec = { ...spec, paths: gitPaths, check: commonCheck(sub.value, spec) };
   return runProgram(`git ${sub.value}`, withPaths, args.slice(i + 1), { ...ctx, scope });
 }
 

@@ -24,7 +24,7 @@ const ENV: ProgramSpec = {
     let k = 0;
     for (; k < inv.operands.length && inv.operands[k].value.includes('='); k++) {
       const w = inv.operands[k];
-      if (!isSafeEnvAssignment(w.value)) return `\`env ${w.text}\` sets a variable that can change what the program runs or does`;
+      if (w.tilde || !isSafeEnvAssignment(w.value)) return `\`env ${w.text}\` sets a variable that can change what the program runs or does`;
     }
     if (k === inv.operands.length) return '`env` prints the environment, which may hold secrets';
     return wrapped(inv, k, ctx, true);
@@ -53,13 +53,19 @@ function checkShell(inv: Invocation, ctx: ProgramContext): string | undefined {
   const script = args[i];
   if (!command || !script) return `\`${inv.name}\` without -c runs a script or reads commands from input`;
   if (script.dynamic) return `the script of \`${inv.name} -c\` is only known at run time`;
+  // The script is parsed as bash, but `sh` may be dash, which has no `$'…'` quoting: it reads `$`
+  // and a single-quoted string, so `echo $'\'; touch x; #'` runs touch there.
+  if (inv.name !== 'bash' && script.value.includes("$'")) {
+    return `\`${inv.name}\` may not be bash and would read \`$'…'\` differently`;
+  }
   return ctx.runScript(script.value);
 }
 
+// `--process-slot-var=NAME` is left out: it sets any environment variable NAME for the command.
 const XARGS: OptionSpec = {
   posix: true,
   short: '0a:d:E:e::I:i::L:l::n:P:prs:tx',
-  long: ['null', 'arg-file=', 'delimiter=', 'eof=?', 'replace=?', 'max-lines=?', 'max-args=', 'max-procs=', 'interactive', 'no-run-if-empty', 'max-chars=', 'verbose', 'exit', 'show-limits', 'process-slot-var='],
+  long: ['null', 'arg-file=', 'delimiter=', 'eof=?', 'replace=?', 'max-lines=?', 'max-args=', 'max-procs=', 'interactive', 'no-run-if-empty', 'max-chars=', 'verbose', 'exit', 'show-limits'],
 };
 
 export const WRAPPERS: Record<string, ProgramSpec> = {
