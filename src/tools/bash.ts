@@ -6,6 +6,7 @@ import { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from 
 import { guardPath } from '../permissions/paths.js';
 import { spillPath } from '../results/spill.js';
 import { boundedInt } from './schema-util.js';
+import { gitConfigRisk } from './git-config-risk.js';
 import { defineTool } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import type { ToolContext } from '../tool/types.js';
@@ -143,10 +144,11 @@ export function bashTool(options: BashToolOptions = {}) {
       analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir] }));
       return { ok: true };
     },
-    checkPermissions: (input) =>
-      input.sandbox === false && options.wrap
-        ? { behavior: 'ask', message: 'This command asks to run outside the sandbox.' }
-        : { behavior: 'passthrough' },
+    checkPermissions: (input, ctx) => {
+      if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
+      const risk = gitConfigRisk(analysisOf(input).commands, ctx.session.cwd);
+      return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
+    },
     ruleParts: (input) => analysisOf(input).commands.map((part: string) => ({ ...input, command: part })),
     permissionMatcher: (input) => (content) => matchBashRule(content, input.command),
     maxResultChars: BASH_MAX_RESULT_CHARS,
