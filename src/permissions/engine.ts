@@ -128,7 +128,9 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
 
   const paths: ResolvedPath[] = [];
   for (const touched of tool.touchedPaths?.(input, { cwd }) ?? []) {
-    const verdict = guard(touched.path, { cwd, roots: [...ctx.roots] });
+    // The session folder holds wield's own spill files, which results tell the model to Read.
+    const roots = touched.access === 'read' ? [...ctx.roots, req.session.dir] : [...ctx.roots];
+    const verdict = guard(touched.path, { cwd, roots });
     if (!verdict.inside) return deny(`${touched.access === 'write' ? 'writing' : 'reading'} ${JSON.stringify(touched.path)} is refused: ${verdict.reason}`);
     if (touched.access === 'write') {
       // Both the real target and the path as written: a symlinked `.git` is still `.git`.

@@ -7,6 +7,11 @@ import type { PermissionMode, PermissionRequest } from '../../src/pipeline/types
 import { createPolicy, decideCall, type DecisionContext } from '../../src/permissions/engine.js';
 import { parseRule, type Rule } from '../../src/permissions/rules.js';
 import { emptySettings } from '../../src/permissions/settings.js';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { readTool } from '../../src/tools/read.js';
+import { writeTool } from '../../src/tools/write.js';
+import { createSession } from '../../src/tool/session.js';
 
 // Pure fakes: a shell whose parts are split on `&&`, file tools that declare their paths, an MCP
 // tool and a fetch tool. The guard is lexical (no file system) so every case is a pure decision.
@@ -248,5 +253,23 @@ describe('createPolicy', () => {
     policy.setMode('bypassPermissions');
     expect(policy.decide(req('make')).behavior).toBe('allow');
     expect(policy.decide(req('rm -rf /')).behavior).toBe('deny');
+  });
+});
+
+describe('spill files', () => {
+  it('a Read of the session folder (where over-budget results are kept) is allowed; a Write there is not', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'wield-spill-'));
+    const ws = path.join(base, 'ws');
+    const dir = path.join(base, 'session');
+    mkdirSync(ws);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'bash-1.log'), 'full output');
+    const session = createSession({ cwd: ws, dir });
+    const policy = createPolicy({ settings: emptySettings(), mode: 'acceptEdits', cwd: ws, roots: [ws] });
+    const file = path.join(dir, 'bash-1.log');
+    const read = await policy.decide({ tool: readTool(), input: { file_path: file }, toolCheck: { behavior: 'passthrough' }, session });
+    expect(read.behavior).toBe('allow');
+    const write = await policy.decide({ tool: writeTool(), input: { file_path: file, content: 'x' }, toolCheck: { behavior: 'passthrough' }, session });
+    expect(write.behavior).toBe('deny');
   });
 });
