@@ -21,6 +21,13 @@ const FOREIGN_BLANKS = /[\x00-\x08\x0b-\x1f\x7f\u0085\u00a0\u1680\u180e\u2000-\u
  */
 const VARIABLE_REDIRECT = /(?:^|[\s;&|()])\{[^{}\s]*\}[<>]/;
 
+/**
+ * Bash ends a command at every unescaped newline. Tree-sitter glues a newline and a backslash onto
+ * the next word, and skips a newline followed by a backslash-newline, so in both cases the next
+ * line (`\\rm -rf x`) would look like arguments of the command before it.
+ */
+const UNQUOTED_NEWLINE = /(?:^|[^\\])(?:\\\\)*\n/;
+
 /** Nodes whose text is not fully covered by child nodes (quoted text, here-documents). */
 const OPAQUE = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'heredoc_redirect', 'heredoc_body', 'comment', 'regex']);
 
@@ -29,7 +36,18 @@ const OPAQUE = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'heredo
  * words in bash (`-\<newline>i` is `-i`) while tree-sitter splits them, so it is refused.
  */
 function gapProblem(node: Node, source: string): string | undefined {
-  if (node.childCount === 0 || OPAQUE.has(node.type)) return undefined;
+  if (node.type === 'word' && UNQUOTED_NEWLINE.test(node.text)) {
+    return `\`${node.text.trim()}\` spans a newline, which ends the command in bash`;
+  }
+  if (node.childCount === 0) return undefined;
+  if (OPAQUE.has(node.type)) {
+    // Their own text is quoted, but substitutions inside (`"$(…)"`, here-document lines) are code.
+    for (const child of node.children) {
+      const problem = child && gapProblem(child, source);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
   let pos = node.startIndex;
   const children = node.children.filter((c): c is Node => c !== null);
   for (let i = 0; i <= children.length; i++) {
@@ -39,6 +57,9 @@ function gapProblem(node: Node, source: string): string | undefined {
       const inside = i > 0 && i < children.length;
       if (node.type === 'concatenation') return `\`${node.text}\` has a gap the shell would read differently`;
       if (!/^(?:[ \t\n]|\\\n)*$/.test(gap)) return `\`${gap.trim()}\` is not understood`;
+      if (node.type === 'command' && inside && gap.replace(/\\\n/g, '').includes('\n')) {
+        return 'a newline inside a command ends it in bash';
+      }
       if (inside && /^(?:\\\n)+$/.test(gap)) return 'a backslash-newline joins two words';
     }
     if (i < children.length) {

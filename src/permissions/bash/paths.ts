@@ -66,8 +66,13 @@ const SECRET_TOKENS = SECRET_NAMES.map(tokens);
 const STEM = SECRET_NAMES.map((n) => n.endsWith('*'));
 const DOTS = [tokens('.'), tokens('..')];
 
+/** Editor and backup copies (`.env~`, `.npmrc.bak`) hold the same secrets as the file. */
+const BACKUP_SUFFIX = /(?:~|\.~\d+~|\.(?:bak|backup|old|orig|save|sav|swp|swo|tmp))+$/i;
+
 /** A segment (literal or glob) that may name a credentials file; case-insensitive. */
 function maySecret(segment: string): boolean {
+  const bare = segment.replace(BACKUP_SUFFIX, '');
+  if (bare !== segment && bare !== '' && maySecret(bare)) return true;
   const t = tokens(segment);
   const unanchored = t[0] === STAR ? t.slice(1) : t;
   return SECRET_TOKENS.some((s, k) => overlap(STEM[k] ? unanchored : t, s));

@@ -41,12 +41,25 @@ const NOT_READ_ONLY: Record<string, string> = {
   while_statement: 'is a loop that may never end',
 };
 
+/**
+ * Inside backquotes bash first turns `\\`, `\$` and `\`` (and `\"` within double quotes) into the
+ * bare character, then parses the rest; tree-sitter parses the text as written, so `$'\\x2do'`
+ * there would look like `\x2do` while sort gets `-o`. Such a body is analysed again as the script
+ * bash would run.
+ */
+function walkSubstitution(sub: Node, a: Analysis): void {
+  const escaped = sub.parent?.type === 'string' ? /\\([$`\\"])/g : /\\([$`\\])/g;
+  if (sub.type === 'command_substitution' && sub.text.startsWith('`') && escaped.test(sub.text)) {
+    fail(a, a.script(sub.text.slice(1, -1).replace(escaped, '$1'), a));
+    return;
+  }
+  for (const child of sub.namedChildren) if (child) walkStatement(child, a);
+}
+
 /** Analyses the statements inside a word's substitutions; fails on unaccepted syntax. */
 export function walkWord(word: Word, a: Analysis): void {
   fail(a, word.problem);
-  for (const sub of word.subs) {
-    for (const child of sub.namedChildren) if (child) walkStatement(child, a);
-  }
+  for (const sub of word.subs) walkSubstitution(sub, a);
 }
 
 function contextFor(a: Analysis): ProgramContext {
@@ -186,7 +199,7 @@ function walkSubstitutions(node: Node, a: Analysis): void {
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (child.type === 'command_substitution' || child.type === 'process_substitution') {
-      for (const inner of child.namedChildren) if (inner) walkStatement(inner, a);
+      walkSubstitution(child, a);
     } else {
       walkSubstitutions(child, a);
     }

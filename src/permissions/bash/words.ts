@@ -80,15 +80,22 @@ function addPart(acc: Acc, node: Node): void {
       acc.value += decodeAnsiC(node.text.slice(2, -1));
       acc.shape += QUOTED;
       return;
-    case 'string':
+    case 'string': {
       acc.plain = false;
       acc.shape += QUOTED;
+      // Literal text is read from the source between the expansions: tree-sitter leaves some of it
+      // (a newline between two lines of content) out of every child node.
+      let pos = node.startIndex + 1;
+      const literal = (end: number): void => addDoubleQuoted(acc, node.text.slice(pos - node.startIndex, end - node.startIndex));
       for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type === 'string_content') addDoubleQuoted(acc, child.text);
-        else addDynamic(acc, child);
+        if (!child || child.type === 'string_content') continue;
+        literal(child.startIndex);
+        addDynamic(acc, child);
+        pos = child.endIndex;
       }
+      literal(node.endIndex - 1);
       return;
+    }
     case 'concatenation':
       for (const child of node.children) if (child) addPart(acc, child);
       return;

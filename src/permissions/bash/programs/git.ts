@@ -72,7 +72,8 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
   show: LOG,
   whatchanged: LOG,
   'rev-list': { ...LOG, long: [...LOG_LONG, 'objects', 'objects-edge', 'header', 'timestamp', 'max-age=', 'min-age='] },
-  shortlog: { ...LOG, short: `${LOG.short}sec`, long: [...LOG_LONG, 'numbered', 'summary', 'email', 'committer', 'group='] },
+  // shortlog's `-n` is --numbered, a flag (log's `-n` takes a count).
+  shortlog: { ...LOG, short: `${DIFF_SHORT}niEFPgcmtse`, long: [...LOG_LONG, 'numbered', 'summary', 'email', 'committer', 'group='] },
   diff: DIFF,
   'diff-tree': { ...LOG, long: [...LOG_LONG, 'stdin', 'no-commit-id', 'root', 'always'] },
   'diff-index': DIFF,
