@@ -49,14 +49,15 @@ export function syntaxProblem(input: string): string | undefined {
     return 'the path is a URL; send a file system path (for web pages use WebFetch)';
   }
   if (input.startsWith('~')) return 'the path starts with "~", which is not expanded here; send the absolute path instead';
-  // `${…}`, `$(…)` and a segment starting with `$NAME` are shell expansions; a `$` inside a name
-  // is literal text (`Outer$Inner.class`, the NTFS stream type `a.txt::$DATA`).
-  if (/\$[{(]|(^|[\\/])\$[A-Za-z_]/.test(input)) {
+  // `${…}`, `$(…)`, `$'…'` (ANSI-C quoting: `$'\x2e\x2e'` is `..`), `$"…"`, and a segment starting
+  // with a parameter (`$NAME`, positional `$1`, special `$$ $? $@ $* $# $! $-`) are shell
+  // expansions; a `$` inside a name is literal text (`Outer$Inner.class`, `a.txt::$DATA`).
+  if (/\$[{('"]|(^|[\\/])\$[A-Za-z0-9_@*#?!$-]/.test(input)) {
     return 'the path contains a shell variable or substitution ($…), which is not expanded here; send the literal path';
   }
   if (/`[^`]*`/.test(input)) return 'the path contains a shell command substitution (`…`), which is not run here; send the literal path';
-  // `%c0%ae%` is percent-encoding, not a variable: a name of two hex digits is skipped.
-  if (/%(?![0-9A-Fa-f]{2}%)[A-Za-z_][A-Za-z0-9_()]*%/.test(input)) {
+  // `%c0%ae%` and `%u002e%` are percent-encoding (`%XX`, IIS `%uXXXX`), not variables.
+  if (/%(?!(?:[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})%)[A-Za-z_][A-Za-z0-9_()]*%/.test(input)) {
     return 'the path contains a Windows variable (%NAME%), which is not expanded here; send the literal path';
   }
   if (/^[A-Za-z]:/.test(input)) return 'the path starts with a Windows drive letter; send a POSIX path inside the workspace';
