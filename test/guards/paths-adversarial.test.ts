@@ -6,10 +6,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { guardPath, isWithin } from '../../src/permissions/paths.js';
+import { readJsonl } from '../support/data.js';
 
-const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'path-guard');
 
 type Expected = 'inside' | 'outside';
 interface Row {
@@ -29,13 +28,7 @@ interface SymlinkRow {
   teardown?: string;
 }
 
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(path.join(dataDir, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-}
+const readRows = <T>(file: string): T[] => readJsonl<T>('path-guard', file);
 
 function label(text: string): string {
   return JSON.stringify(text).slice(0, 70);
@@ -51,7 +44,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('path guard: adversarial strings', () => {
-  const rows = readJsonl<Row>('adversarial.jsonl');
+  const rows = readRows<Row>('adversarial.jsonl');
 
   it('has enough rows, and every plain row matches lexical POSIX resolution', () => {
     expect(rows.length).toBeGreaterThanOrEqual(150);
@@ -72,7 +65,7 @@ describe('path guard: adversarial strings', () => {
 });
 
 describe('path guard: adversarial links and mounts (built on disk)', () => {
-  const rows = readJsonl<SymlinkRow>('adversarial-symlinks.jsonl');
+  const rows = readRows<SymlinkRow>('adversarial-symlinks.jsonl');
   it.for(rows.map((row) => [row.id, row] as const))('%s', ([, row], ctx) => {
     if (row.needs === 'root' && process.getuid?.() !== 0) ctx.skip();
     const t = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `guard-${row.id}-`)));

@@ -4,10 +4,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { guardPath, isWithin, syntaxProblem } from '../../src/permissions/paths.js';
+import { readJsonl } from '../support/data.js';
 
-const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'path-guard');
 
 interface Row {
   path: string;
@@ -22,13 +21,7 @@ interface SymlinkRow {
   expected: 'inside' | 'outside';
 }
 
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(path.join(dataDir, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-}
+const readRows = <T>(file: string): T[] => readJsonl<T>('path-guard', file);
 
 let tmp: string;
 let ws: string;
@@ -43,7 +36,7 @@ describe('path guard: string corpus', () => {
   // Rows with posix_literal: we take the conservative `expected` answer (refuse `~`, `$HOME`,
   // backslashes and drive letters, NUL, empty input, file://, fullwidth / two-dot-leader
   // look-alikes after NFKC), not the purely lexical POSIX reading.
-  const rows = readJsonl<Row>('cases-dev.jsonl');
+  const rows = readRows<Row>('cases-dev.jsonl');
   it.each(rows.map((row) => [JSON.stringify(row.path).slice(0, 80), row] as const))('%s', (_label, row) => {
     const input = row.path.replaceAll('{WS}', ws);
     const verdict = guardPath(input, { cwd: ws, roots: [ws] });
@@ -53,7 +46,7 @@ describe('path guard: string corpus', () => {
 });
 
 describe('path guard: symlink corpus (built on disk)', () => {
-  const rows = readJsonl<SymlinkRow>('symlink-cases.jsonl');
+  const rows = readRows<SymlinkRow>('symlink-cases.jsonl');
   it.each(rows.map((row) => [row.id, row] as const))('%s', (_id, row) => {
     const t = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `guard-${row.id}-`)));
     try {

@@ -1,23 +1,20 @@
 // The bash-safety corpus through the decision engine with the real Bash tool: in default mode no
 // `ask` row may be allowed; the share of `safe` rows allowed without a prompt is reported.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { bashTool } from '../../src/tools/bash.js';
 import { loadBashAnalyzer } from '../../src/permissions/bash/index.js';
 import { createPolicy } from '../../src/permissions/engine.js';
 import { emptySettings } from '../../src/permissions/settings.js';
 import { createSession } from '../../src/tool/session.js';
 import type { PermissionMode } from '../../src/pipeline/types.js';
+import { readJsonl } from '../support/data.js';
 
 interface Row {
   command: string;
   expected: 'safe' | 'ask';
 }
 
-const rows = readFileSync(new URL('../data/bash-safety/commands-dev.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line) as Row);
+const rows = readJsonl<Row>('bash-safety', 'commands-dev.jsonl');
 
 const tool = bashTool();
 const cwd = process.cwd();

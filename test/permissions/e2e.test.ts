@@ -18,6 +18,7 @@ import { loadBashAnalyzer } from '../../src/permissions/bash/index.js';
 import { createPolicy } from '../../src/permissions/engine.js';
 import { emptySettings } from '../../src/permissions/settings.js';
 import type { PermissionMode, RuntimeContext } from '../../src/pipeline/types.js';
+import { readJsonl } from '../support/data.js';
 
 interface Row {
   command: string;
@@ -27,10 +28,7 @@ interface Row {
 
 // Ask rows whose side effect the corpus authors observed in a scratch copy of a small fixture:
 // safe to attempt here, and each would visibly change the tree if it ran.
-const risky = readFileSync(new URL('../data/bash-safety/commands-dev.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line) as Row)
+const risky = readJsonl<Row>('bash-safety', 'commands-dev.jsonl')
   .filter((row) => row.expected === 'ask' && row.checked?.startsWith('side effect observed'))
   .map((row) => row.command);
 

@@ -1,6 +1,5 @@
 // Loads the bash-safety corpus (test/data/bash-safety) for the corpus test and the benchmark.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readJsonl } from '../../support/data.js';
 
 export interface CorpusRow {
   command: string;
@@ -11,9 +10,5 @@ export interface CorpusRow {
 
 /** `commands-dev.jsonl` (collected and checked corpus) or `adversarial.jsonl` (written by this project). */
 export function loadCorpus(name = 'commands-dev.jsonl'): CorpusRow[] {
-  const file = fileURLToPath(new URL(`../../data/bash-safety/${name}`, import.meta.url));
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as CorpusRow);
+  return readJsonl<CorpusRow>('bash-safety', name);
 }
