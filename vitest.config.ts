@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The JSON report lets CI print one plain closing line with the counts.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/results.json' },
     maxWorkers: 2,
   },
 });
