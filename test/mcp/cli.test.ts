@@ -1,17 +1,20 @@
-// `wield mcp list` and `wield mcp serve` as processes (the command module bundled with its imports).
+// `wield mcp list` and `wield mcp serve` as processes of the real CLI bundle.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildEntry, FAULTY_SERVER, tempDir } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULTY_SERVER, tempDir } from './helpers.js';
+import { buildCli } from '../cli/helpers.js';
 
 const run = promisify(execFile);
 let cli: string;
+let cleanup = (): void => undefined;
 let home: string;
 let project: string;
+afterAll(() => cleanup());
 beforeAll(async () => {
-  cli = await buildEntry('cli-entry');
+  ({ cli, cleanup } = await buildCli());
   home = tempDir('home');
   project = tempDir('project');
 });
