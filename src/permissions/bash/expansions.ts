@@ -60,8 +60,16 @@ function checkOperand(node: Node, subs: Node[]): string | undefined {
   }
 }
 
+/**
+ * Variables named like credentials (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD): printing one
+ * leaks it as surely as `env` does, which is not read-only either.
+ */
+const SECRET_VARIABLE = /token|secret|passw|passphrase|api_?key|access_?key|private_?key|credential|cookie/i;
+
 /** `${…}` forms: undefined when inert; command substitutions inside are pushed to subs. */
 export function checkExpansion(node: Node, subs: Node[]): string | undefined {
+  const name = node.namedChildren.find((c) => c?.type === 'variable_name')?.text;
+  if (name && SECRET_VARIABLE.test(name)) return `\`$${name}\` may hold a secret`;
   if (node.type === 'simple_expansion') return undefined;
   let substring = false;
   for (const child of node.children) {

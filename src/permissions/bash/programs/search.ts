@@ -78,12 +78,14 @@ const FIND_PRIMARIES: Record<string, 0 | 1 | 'path'> = {
   '-atime': 1, '-amin': 1, '-ctime': 1, '-cmin': 1, '-used': 1, '-perm': 1, '-user': 1, '-group': 1,
   '-uid': 1, '-gid': 1, '-links': 1, '-inum': 1, '-maxdepth': 1, '-mindepth': 1, '-fstype': 1,
   '-regextype': 1, '-printf': 1, '-context': 1,
-  '-newer': 'path', '-anewer': 'path', '-cnewer': 'path', '-samefile': 'path', '-files0-from': 'path',
+  '-newer': 'path', '-anewer': 'path', '-cnewer': 'path', '-samefile': 'path',
 };
 const FIND_UNSAFE: Record<string, string> = {
   '-exec': 'runs a command', '-execdir': 'runs a command', '-ok': 'runs a command', '-okdir': 'runs a command',
   '-delete': 'deletes files', '-fprint': 'writes to a file', '-fprint0': 'writes to a file',
   '-fprintf': 'writes to a file', '-fls': 'writes to a file',
+  // The list file is checked, but the starting points named in it are not: they may be anywhere.
+  '-files0-from': 'walks the folders named in a list file, which may be outside the workspace',
 };
 
 /** find prints names and metadata only (no primary reads contents), so secret names are fine. */
@@ -107,7 +109,7 @@ function checkFind(args: readonly Word[], scope: Parameters<typeof checkPath>[1]
     const arg = args[++i];
     if (!arg) return `\`find ${v}\` needs a value`;
     if (kind === 'path') {
-      const problem = checkPath(arg, scope, v === '-files0-from');
+      const problem = checkPath(arg, scope, false);
       if (problem) return problem;
     }
   }
