@@ -3,7 +3,7 @@ import { createPatch } from 'diff';
 import { z } from 'zod';
 import { defineTool } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
-import { atomicWrite, recordFile, requireFreshRead, resolveInWorkspace, sha256, touched, withFileLock } from './fs-util.js';
+import { atomicWrite, recordFile, requireFreshRead, resolveInWorkspace, sha256, withFileLock, WRITES_FILE_PATH } from './fs-util.js';
 import { applyEdit, closestRegion, decodeText, encodeText, normalizeArg, notFoundMessage } from './edit-match.js';
 
 export const editInput = z.object({
@@ -41,8 +41,7 @@ export function editTool() {
     prompt: 'Read a file before editing it. Copy old_string from Read output without the line-number prefix; include enough context to make it unique.',
     inputSchema: editInput,
     isDestructive: () => false,
-    touchedPaths: (input, { cwd }) => touched(input.file_path, cwd, 'write'),
-    writeKey: (input, { cwd }) => touched(input.file_path, cwd, 'write')[0].path,
+    ...WRITES_FILE_PATH,
     async call(input, ctx) {
       const display = input.file_path;
       if (input.old_string === input.new_string) {

@@ -32,6 +32,15 @@ export function touched(input: string | undefined, cwd: string, access: Access):
   return [{ path: path.resolve(cwd, input ?? '.'), access }];
 }
 
+/**
+ * Behaviour of a tool that writes the file named by `file_path`: the permission engine guards
+ * that path, and two calls on the same file never run at once.
+ */
+export const WRITES_FILE_PATH = {
+  touchedPaths: (input: { file_path: string }, { cwd }: { cwd: string }): TouchedPath[] => touched(input.file_path, cwd, 'write'),
+  writeKey: (input: { file_path: string }, { cwd }: { cwd: string }): string => path.resolve(cwd, input.file_path),
+};
+
 export function sha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }

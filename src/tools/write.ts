@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
-import { atomicWrite, recordFile, requireFreshRead, resolveInWorkspace, sha256, touched, withFileLock } from './fs-util.js';
+import { atomicWrite, recordFile, requireFreshRead, resolveInWorkspace, sha256, withFileLock, WRITES_FILE_PATH } from './fs-util.js';
 
 export const writeInput = z.object({
   file_path: z.string().min(1, 'file_path must be a non-empty path (absolute, or relative to the working directory)'),
@@ -30,8 +30,7 @@ export function writeTool() {
     prompt: 'Use Write only to create files or replace them entirely; use Edit for changes. Never create files you were not asked for.',
     inputSchema: writeInput,
     isDestructive: () => true,
-    touchedPaths: (input, { cwd }) => touched(input.file_path, cwd, 'write'),
-    writeKey: (input, { cwd }) => touched(input.file_path, cwd, 'write')[0].path,
+    ...WRITES_FILE_PATH,
     async call(input, ctx) {
       const file = resolveInWorkspace(ctx, input.file_path, 'file_path', 'write');
       return withFileLock(file, async () => {
