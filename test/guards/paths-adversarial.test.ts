@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { guardPath, isWithin } from '../../src/permissions/paths.js';
 import { readJsonl } from '../support/data.js';
+import { withWorkspaceLayout } from './fixture.js';
 
 
 type Expected = 'inside' | 'outside';
@@ -68,28 +69,22 @@ describe('path guard: adversarial links and mounts (built on disk)', () => {
   const rows = readRows<SymlinkRow>('adversarial-symlinks.jsonl');
   it.for(rows.map((row) => [row.id, row] as const))('%s', ([, row], ctx) => {
     if (row.needs === 'root' && process.getuid?.() !== 0) ctx.skip();
-    const t = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `guard-${row.id}-`)));
-    const root = path.join(t, 'WORKSPACE');
-    let built = false;
-    try {
-      fs.mkdirSync(root);
-      fs.mkdirSync(path.join(t, 'outside'));
-      fs.writeFileSync(path.join(t, 'outside', 'secret.txt'), 'secret');
+    withWorkspaceLayout(row.id, (t, root) => {
       try {
         execFileSync('sh', ['-c', row.setup], { cwd: t, stdio: 'pipe' });
-        built = true;
       } catch (error) {
         // Root in a container may still lack the right to mount.
         if (row.needs === 'root') ctx.skip();
         throw error;
       }
-      const input = row.path.replaceAll('{WS}', root).replaceAll('{T}', t);
-      const verdict = guardPath(input, { cwd: root, roots: [root] });
-      expect(verdict.inside, `${row.id} ${row.why}: ${verdict.reason} (${verdict.resolved})`).toBe(row.expected === 'inside');
-    } finally {
-      if (built && row.teardown) execFileSync('sh', ['-c', row.teardown], { cwd: t, stdio: 'pipe' });
-      fs.rmSync(t, { recursive: true, force: true });
-    }
+      try {
+        const input = row.path.replaceAll('{WS}', root).replaceAll('{T}', t);
+        const verdict = guardPath(input, { cwd: root, roots: [root] });
+        expect(verdict.inside, `${row.id} ${row.why}: ${verdict.reason} (${verdict.resolved})`).toBe(row.expected === 'inside');
+      } finally {
+        if (row.teardown) execFileSync('sh', ['-c', row.teardown], { cwd: t, stdio: 'pipe' });
+      }
+    });
   });
 
   it('refuses a link to /proc/self/cwd even when the process runs in the workspace', () => {

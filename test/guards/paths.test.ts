@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { guardPath, isWithin, syntaxProblem } from '../../src/permissions/paths.js';
 import { readJsonl } from '../support/data.js';
+import { withWorkspaceLayout } from './fixture.js';
 
 
 interface Row {
@@ -48,20 +49,13 @@ describe('path guard: string corpus', () => {
 describe('path guard: symlink corpus (built on disk)', () => {
   const rows = readRows<SymlinkRow>('symlink-cases.jsonl');
   it.each(rows.map((row) => [row.id, row] as const))('%s', (_id, row) => {
-    const t = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `guard-${row.id}-`)));
-    try {
-      const root = path.join(t, 'WORKSPACE');
-      fs.mkdirSync(root);
-      fs.mkdirSync(path.join(t, 'outside'));
-      fs.writeFileSync(path.join(t, 'outside', 'secret.txt'), 'secret');
+    withWorkspaceLayout(row.id, (t, root) => {
       execFileSync('sh', ['-c', row.setup], { cwd: t });
       const input = row.path.replaceAll('{ALIAS}', path.join(t, 'ws-alias')).replace(/^T\//, `${t}/`);
       const verdict = guardPath(input, { cwd: root, roots: [root] });
       expect(verdict.inside, `${row.id}: ${verdict.reason} (${verdict.resolved})`).toBe(row.expected === 'inside');
       if (row.id === 'S16') expect(verdict.resolved).toBe(path.join(root, '.env')); // deny rules see the real target
-    } finally {
-      fs.rmSync(t, { recursive: true, force: true });
-    }
+    });
   });
 });
 
