@@ -21,10 +21,14 @@ const plan: fc.Arbitrary<SandboxPlan> = fc.record({
 });
 const argv = fc.array(fc.string(), { minLength: 1, maxLength: 4 });
 
-/** Index of the first `--flag a b` triple in args (before the command separator). */
+/**
+ * Index of the last `--flag a b` triple in args (before the command separator): bwrap applies
+ * mounts in order, so the last one for a path is the one in effect (a protected path may also
+ * be the support folder, mounted earlier).
+ */
 function mountIndex(args: string[], flag: string, src: string, dest: string): number {
   const end = args.indexOf('--');
-  for (let i = 0; i < end; i++) {
+  for (let i = end - 1; i >= 0; i--) {
     if (args[i] === flag && args[i + 1] === src && args[i + 2] === dest) return i;
   }
   return -1;
