@@ -1,9 +1,11 @@
 // The one place the CLI wires the runtime together: settings → tools (built-ins, MCP,
 // ToolSearch) → policy and hooks → RuntimeContext. Heavy modules load here, on first use.
-import { formatSettingsError, loadSettings, type WieldSettings } from '../permissions/settings.js';
+import type { WieldSettings } from '../permissions/settings.js';
+import { loadCliSettings } from './settings.js';
 import { createPolicy, type SandboxOption, type WieldPolicy } from '../permissions/engine.js';
 import { createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
-import { analyzeBash, loadBashAnalyzer } from '../permissions/bash/index.js';
+import { loadBashAnalyzer } from '../permissions/bash/index.js';
+import { bashAnalysisOf, type BashInput } from '../tools/bash.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { createRuntime } from '../pipeline/runtime.js';
 import type { AskPermission, RuntimeContext } from '../pipeline/types.js';
@@ -16,9 +18,8 @@ import { createToolSearchTool } from '../search/tool.js';
 import { loadMcpConfigs, type LoadedMcpConfigs } from '../mcp/load.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { DeferralOptions } from '../search/defer.js';
-import { sessionArtefactsDir, wieldHome } from '../agent/session-store.js';
+import { sessionArtefactsDir } from '../agent/session-store.js';
 import type { CliFlags } from './options.js';
-import { SetupError } from './setup-error.js';
 
 export interface CliRuntimeOptions {
   cwd: string;
@@ -51,19 +52,9 @@ export interface CliRuntime {
 
 export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliRuntime> {
   const env = options.env ?? process.env;
-  const home = wieldHome(env);
   const { flags } = options;
-  const loaded = await loadSettings({
-    cwd: options.cwd,
-    home,
-    flags: { allow: flags.allow, deny: flags.deny, permissionMode: flags.permissionMode },
-    trustProject: flags.trust,
-  });
-  if (loaded.errors?.length) {
-    throw new SetupError(`Settings could not be read; fix these and run again:\n${loaded.errors.map((e) => `  ${formatSettingsError(e)}`).join('\n')}`);
-  }
+  const { home, loaded } = await loadCliSettings(options.cwd, flags, env);
   const { settings } = loaded;
-  if (flags.sandbox) settings.sandbox.enabled = true;
   const notices: string[] = [];
 
   const session = createSession({
@@ -148,7 +139,7 @@ async function sandboxFor(settings: WieldSettings, session: SessionState, home: 
   return {
     wrap: createSandboxWrap(settings.sandbox, session, {
       home,
-      isReadOnly: (input) => analyzeBash(String((input as { command?: unknown }).command ?? ''), { cwd: session.cwd, roots: session.roots }).readOnly,
+      isReadOnly: (input) => bashAnalysisOf(input as BashInput).readOnly,
     }),
     option: { autoAllowBash: settings.sandbox.autoAllowBash ?? true, available: status.available },
   };

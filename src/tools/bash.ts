@@ -115,7 +115,8 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
 /** Analyses made at validation, with the session's cwd; a later rewrite of the input falls back to the process cwd. */
 const analyses = new WeakMap<BashInput, BashAnalysis>();
 
-function analysisOf(input: BashInput): BashAnalysis {
+/** The analyser's verdict for a validated Bash input (made once, at validation). */
+export function bashAnalysisOf(input: BashInput): BashAnalysis {
   return analyses.get(input) ?? analyzeBash(input.command);
 }
 
@@ -132,8 +133,8 @@ export function bashTool(options: BashToolOptions = {}) {
       'Use Bash for builds, tests, git and other commands; use Read, Edit, Write, Grep and Glob for files instead of cat, sed, echo > or find. ' +
       'Quote paths with spaces. Chain dependent commands with &&. Give a short description.',
     inputSchema: bashInput,
-    isReadOnly: (input) => analysisOf(input).readOnly,
-    isConcurrencySafe: (input) => analysisOf(input).readOnly,
+    isReadOnly: (input) => bashAnalysisOf(input).readOnly,
+    isConcurrencySafe: (input) => bashAnalysisOf(input).readOnly,
     interruptBehavior: () => 'cancel',
     async validateInput(input, ctx) {
       // The pipeline asks isReadOnly after validation; the analyser must be loaded by then.
@@ -146,10 +147,10 @@ export function bashTool(options: BashToolOptions = {}) {
     },
     checkPermissions: (input, ctx) => {
       if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
-      const risk = gitConfigRisk(analysisOf(input).commands, ctx.session.cwd);
+      const risk = gitConfigRisk(bashAnalysisOf(input).commands, ctx.session.cwd);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
     },
-    ruleParts: (input) => analysisOf(input).commands.map((part: string) => ({ ...input, command: part })),
+    ruleParts: (input) => bashAnalysisOf(input).commands.map((part: string) => ({ ...input, command: part })),
     permissionMatcher: (input) => (content) => matchBashRule(content, input.command),
     maxResultChars: BASH_MAX_RESULT_CHARS,
     async call(input, ctx) {

@@ -4,13 +4,11 @@
 import type { Command } from 'commander';
 import type { PermissionDecision } from '../../pipeline/types.js';
 import type { ToolContext } from '../../tool/types.js';
-import { formatSettingsError, loadSettings, type LoadedSettings } from '../../permissions/settings.js';
 import { createPolicy } from '../../permissions/engine.js';
 import { guardPath, type PathVerdict } from '../../permissions/paths.js';
-import { wieldHome } from '../../agent/session-store.js';
+import { loadCliSettings, type CliSettings } from '../settings.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { exitWith, reportFailure, writeOut } from '../exit.js';
-import { SetupError } from '../setup-error.js';
 
 export interface BashCheck {
   decision: PermissionDecision['behavior'];
@@ -19,25 +17,9 @@ export interface BashCheck {
   commands: string[];
 }
 
-interface Workspace {
-  cwd: string;
-  home: string;
-  roots: string[];
-  loaded: LoadedSettings;
-}
-
-async function workspace(flags: CliFlags, cwd: string): Promise<Workspace> {
-  const home = wieldHome(process.env);
-  const loaded = await loadSettings({
-    cwd,
-    home,
-    flags: { allow: flags.allow, deny: flags.deny, permissionMode: flags.permissionMode },
-    trustProject: flags.trust,
-  });
-  if (loaded.errors?.length) {
-    throw new SetupError(`Settings could not be read; fix these and run again:\n${loaded.errors.map((e) => `  ${formatSettingsError(e)}`).join('\n')}`);
-  }
-  return { cwd, home, roots: [cwd, ...loaded.settings.permissions.additionalDirectories], loaded };
+async function workspace(flags: CliFlags, cwd: string): Promise<CliSettings & { roots: string[] }> {
+  const settings = await loadCliSettings(cwd, flags);
+  return { ...settings, roots: [cwd, ...settings.loaded.settings.permissions.additionalDirectories] };
 }
 
 /** The engine's decision for one Bash command in the active mode, with no hook. */
@@ -45,14 +27,13 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
   const ws = await workspace(flags, cwd);
   const { settings } = ws.loaded;
   // Heavy (tree-sitter WASM, the Bash tool): loaded only for this subcommand.
-  const [{ loadBashAnalyzer, analyzeBash }, { bashTool }, { createSession }] = await Promise.all([
+  const [{ loadBashAnalyzer }, { bashTool, bashAnalysisOf }, { createSession }] = await Promise.all([
     import('../../permissions/bash/index.js'),
     import('../../tools/bash.js'),
     import('../../tool/session.js'),
   ]);
   await loadBashAnalyzer();
   const session = createSession({ cwd, roots: ws.roots });
-  if (flags.sandbox) settings.sandbox.enabled = true;
   let sandbox: { autoAllowBash: boolean; available: boolean } | undefined;
   if (settings.sandbox.enabled && settings.sandbox.autoAllowBash) {
     const { sandboxStatus } = await import('../../sandbox/index.js');
@@ -61,10 +42,12 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
   const tool = bashTool();
   const input = { command };
   const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'check', onProgress: () => {} };
+  // Validation analyses the command with the session's cwd and roots, as a real call would.
+  await tool.validateInput?.(input, ctx);
   const toolCheck = await tool.checkPermissions(input, ctx);
   const policy = createPolicy({ settings, cwd, roots: ws.roots, home: ws.home, sandbox });
   const decision = policy.decide({ tool, input, toolCheck, session });
-  const analysis = analyzeBash(command, { cwd, roots: ws.roots });
+  const analysis = bashAnalysisOf(input);
   const suggestions = decision.suggestions?.length ? `; to allow it: ${decision.suggestions.join(' or ')}` : '';
   return {
     decision: decision.behavior,
