@@ -84,7 +84,8 @@ export function parseJsonWithPositions(text: string): JsonParse {
         ws();
         if (text[i] !== ':') fail('":"');
         i++;
-        obj[k] = value([...p, k]);
+        // As JSON.parse does: "__proto__" is an own key, never the object's prototype.
+        Object.defineProperty(obj, k, { value: value([...p, k]), enumerable: true, writable: true, configurable: true });
         ws();
         if (text[i] === ',') {
           i++;

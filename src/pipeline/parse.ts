@@ -87,7 +87,13 @@ function coerceToSchema(value: unknown, schema: JSONSchema | undefined, path: st
     const properties = (schema.properties ?? {}) as Record<string, JSONSchema>;
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
-      out[key] = coerceToSchema(field, properties[key], path ? `${path}.${key}` : key, notes);
+      // A "__proto__" key from the model stays a plain own key, as JSON.parse makes it.
+      Object.defineProperty(out, key, {
+        value: coerceToSchema(field, Object.hasOwn(properties, key) ? properties[key] : undefined, path ? `${path}.${key}` : key, notes),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

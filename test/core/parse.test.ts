@@ -58,3 +58,15 @@ describe('parseArguments', () => {
     );
   });
 });
+
+describe('parseArguments with hostile keys', () => {
+  it('keeps "__proto__" and "constructor" as plain keys and never reads schema entries through the prototype', () => {
+    const result = parseArguments('{"__proto__": {"polluted": true}, "constructor": "5"}', { type: 'object', properties: { n: { type: 'integer' } } });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
+    expect(Object.keys(result.value)).toEqual(['__proto__', 'constructor']);
+    expect(result.value.constructor).toBe('5');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
