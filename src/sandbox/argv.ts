@@ -75,6 +75,14 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   for (const dir of plan.emptyReadOnlyDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.deniedDirs) args.push('--perms', '0000', '--tmpfs', dir, '--remount-ro', dir);
   for (const file of plan.deniedFiles) args.push('--ro-bind', plan.deniedFileSource, file);
+  // A protected folder may hold wield's own folders (a workspace at $HOME protects ~/.wield,
+  // where sessions live): mount them again so the temp folder stays writable and the support
+  // folder read-only, whatever was mounted over them.
+  const isUnder = (child: string, parent: string): boolean => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+  const covering = [...plan.readOnly, ...plan.emptyReadOnlyDirs, ...plan.deniedDirs];
+  if (covering.some((p) => isUnder(plan.tmpDir, p) || isUnder(plan.supportDir, p))) {
+    args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
+  }
   args.push(...ISOLATION_FLAGS);
   if (seccompFd !== undefined) args.push('--seccomp', String(seccompFd));
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);

@@ -8,10 +8,11 @@ const segment = fc.stringMatching(/^[a-z0-9._-]{1,8}$/).filter((s) => s !== '.' 
 const absPath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
 const paths = fc.array(absPath, { maxLength: 4 });
 
-const plan: fc.Arbitrary<SandboxPlan> = fc.record({
+const under = (child: string, parent: string): boolean => child === parent || child.startsWith(`${parent}/`);
+const anyPlan: fc.Arbitrary<SandboxPlan> = fc.record({
   cwd: absPath,
   supportDir: absPath,
-  tmpDir: absPath,
+  tmpDir: fc.constant(''),
   writable: paths,
   readOnly: paths,
   emptyReadOnlyDirs: paths,
@@ -19,6 +20,13 @@ const plan: fc.Arbitrary<SandboxPlan> = fc.record({
   deniedFiles: paths,
   deniedFileSource: absPath,
 });
+/**
+ * Plans as the planner makes them (the temp folder inside the support folder) whose protected
+ * folders do not hold wield's own folders; that case has its own test.
+ */
+const plan = anyPlan.map((p) => ({ ...p, tmpDir: `${p.supportDir}/tmp` })).filter((p) =>
+  [...p.readOnly, ...p.emptyReadOnlyDirs, ...p.deniedDirs].every((d) => !under(p.tmpDir, d) && !under(p.supportDir, d)),
+);
 const argv = fc.array(fc.string(), { minLength: 1, maxLength: 4 });
 
 /**
@@ -95,6 +103,14 @@ describe('buildBwrapArgs', () => {
         expect(mountIndex(args, '--bind', p.tmpDir, p.tmpDir)).toBeGreaterThan(support);
       }),
     );
+  });
+
+  it("keeps wield's own folders usable when a protected folder holds them (a workspace at $HOME)", () => {
+    const home = buildBwrapArgs(
+      { cwd: '/home/u', supportDir: '/home/u/.wield/sessions/s/sandbox', tmpDir: '/home/u/.wield/sessions/s/sandbox/tmp', writable: ['/home/u'], readOnly: ['/home/u/.wield'], emptyReadOnlyDirs: [], deniedDirs: [], deniedFiles: [], deniedFileSource: '/x' },
+      ['true'],
+    );
+    expect(mountIndex(home, '--bind', '/home/u/.wield/sessions/s/sandbox/tmp', '/home/u/.wield/sessions/s/sandbox/tmp')).toBeGreaterThan(mountIndex(home, '--ro-bind', '/home/u/.wield', '/home/u/.wield'));
   });
 
   it('sandboxCommand runs bwrap directly, or through a launcher that opens the filter on the seccomp fd', () => {
