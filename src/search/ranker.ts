@@ -7,7 +7,7 @@
 // the whole query and by each sentence.
 import { FIELD_COUNT, bm25, bm25f, countBelow, idf, type RankingParams } from './scorer.js';
 import { SERVER_FIELDS, type Entry, type IndexStore } from './store.js';
-import { synonymsOf } from './synonyms.js';
+import { queryWeights } from './query-weights.js';
 import { splitWords, terms } from './tokenize.js';
 
 /**
@@ -40,17 +40,6 @@ interface TermHits {
   servers: number[];
   server: Float64Array;
   idf: number;
-}
-
-export function queryWeights(text: string, synonymWeight: number): Map<string, number> {
-  const weights = new Map<string, number>();
-  // Each distinct word counts once: a request repeating "movie" four times is not more about
-  // movies than one saying it once (measured: repeats weighted up ranked worse).
-  for (const term of terms(text)) weights.set(term, 1);
-  for (const term of [...weights.keys()]) {
-    for (const synonym of synonymsOf(term)) if (!weights.has(synonym)) weights.set(synonym, synonymWeight);
-  }
-  return weights;
 }
 
 class QueryScorer {
@@ -160,7 +149,7 @@ function clauseScores(scorer: QueryScorer, text: string, params: RankingParams, 
   for (const clause of clauses) {
     tools.fill(0);
     servers.fill(0);
-    const touched = scorer.accumulate(queryWeights(clause, params.synonymWeight), tools, servers);
+    const touched = scorer.accumulate(queryWeights(clause, params), tools, servers);
     let max = 0;
     for (const id of touched) max = Math.max(max, tools[id]);
     if (max > 0) for (const id of touched) best.tools[id] = Math.max(best.tools[id], tools[id] / max);
@@ -198,7 +187,7 @@ function withNameWords(store: IndexStore, required: string[]): number[] {
 
 /** The best k tools for a free-text query, best first; `required` words must be in the name. */
 export function rankTools(store: IndexStore, text: string, required: string[], k: number, params: RankingParams): { id: number; score: number }[] {
-  const weights = queryWeights(text, params.synonymWeight);
+  const weights = queryWeights(text, params);
   const dropCommon = [...weights.keys()].some((term) => {
     const docFreq = store.postingsOf(term)?.ids.length ?? 0;
     return docFreq > 0 && !isCommon(store, docFreq);

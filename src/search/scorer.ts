@@ -27,6 +27,8 @@ export interface RankingParams {
   nameCoverage: number;
   /** Weight of a synonym relative to the query's own word. */
   synonymWeight: number;
+  /** Weight of two adjacent query words written together ("zip code" → zipcode). */
+  compoundWeight: number;
 }
 
 export const DEFAULT_RANKING: RankingParams = {
@@ -39,6 +41,7 @@ export const DEFAULT_RANKING: RankingParams = {
   mentionBonus: 0.3,
   nameCoverage: 0.3,
   synonymWeight: 0.2,
+  compoundWeight: 0.6,
 };
 
 // Term frequencies of the five fields packed into one small integer, 6 bits each (30 bits, a

@@ -2,7 +2,8 @@
 // per-server totals. Incremental: adding or removing one tool touches only its own terms.
 import { ownName, type ToolDoc } from './doc.js';
 import { FIELD_COUNT, packTf, type PackedTerms } from './scorer.js';
-import { splitWords, termOf } from './tokenize.js';
+import { termOf, unicodePieceWords, WordScanner } from './tokenize.js';
+import { WordTable } from './word-table.js';
 
 export interface Entry {
   doc: ToolDoc;
@@ -54,7 +55,11 @@ export class IndexStore {
   private readonly termIds = new Map<string, number>();
   private readonly termNames: string[] = [];
   /** word → term id (-1: stop word): one lookup per word while indexing. */
-  private readonly wordTerms = new Map<string, number>();
+  private readonly wordTerms = new WordTable((word) => {
+    const term = termOf(word);
+    return term === null ? -1 : this.termId(term);
+  });
+  private readonly scanner = new WordScanner();
   readonly servers: (ServerEntry | undefined)[] = [];
   readonly serverIds = new Map<string, number>();
   serverLengthTotal = 0;
@@ -83,7 +88,7 @@ export class IndexStore {
     const serverId = doc.server ? this.serverSlot(doc.server) : -1;
     let serverWords = 0;
     for (let f = 0; f < SERVER_FIELDS; f++) serverWords += fields[f].length;
-    const entry: Entry = { doc, lowerName: doc.name.toLowerCase(), serverWords, nameTerms: [...new Set(fields[0])].map((t) => this.termNames[t]), serverId };
+    const entry: Entry = { doc, lowerName: doc.name.toLowerCase(), serverWords, nameTerms: this.uniqueTerms(fields[0]), serverId };
     this.entries[id] = entry;
     this.serverOf[id] = serverId;
     this.ids.set(doc.name, id);
@@ -132,20 +137,41 @@ export class IndexStore {
   /** A tool's term ids per field and packed per term; the same for adding and removing. */
   private analyse(doc: ToolDoc): { own: string; fields: number[][]; tf: PackedTerms } {
     const own = ownName(doc.name, doc.server);
-    const fields = [own, doc.server ?? '', doc.searchHint ?? '', doc.description, doc.params].map((text) => this.termIdsOf(text));
+    const fields = [
+      this.termIdsOf(own),
+      this.termIdsOf(doc.server ?? ''),
+      this.termIdsOf(doc.searchHint ?? ''),
+      this.termIdsOf(doc.description),
+      this.termIdsOf(doc.params),
+    ];
     return { own, fields, tf: packTf(fields) };
   }
 
+  /** The terms of ids, first occurrences in order; a name has a few, so a list beats a Set. */
+  private uniqueTerms(ids: number[]): string[] {
+    const unique: string[] = [];
+    for (const id of ids) {
+      const term = this.termNames[id];
+      if (!unique.includes(term)) unique.push(term);
+    }
+    return unique;
+  }
+
+  /** Term ids of a text's words, stop words left out; ASCII words need no string (WordTable). */
   private termIdsOf(text: string): number[] {
     const ids: number[] = [];
-    for (const word of splitWords(text)) {
-      let id = this.wordTerms.get(word);
-      if (id === undefined) {
-        const term = termOf(word);
-        id = term === null ? -1 : this.termId(term);
-        this.wordTerms.set(word, id);
+    this.scanner.scan(text);
+    const { starts, ends, hashes, unicode } = this.scanner;
+    for (let i = 0; i < this.scanner.count; i++) {
+      if (unicode[i]) {
+        for (const word of unicodePieceWords(text, starts[i], ends[i])) {
+          const id = this.wordTerms.wordValue(word);
+          if (id >= 0) ids.push(id);
+        }
+      } else {
+        const id = this.wordTerms.rangeValue(text, starts[i], ends[i], hashes[i]);
+        if (id >= 0) ids.push(id); // -1: a stop word
       }
-      if (id >= 0) ids.push(id);
     }
     return ids;
   }

@@ -8,7 +8,7 @@ import { ToolIndex } from '../../src/search/tool-index.js';
 const dataDir = new URL('../data/toolsearch/', import.meta.url);
 
 describe('ranking quality on the development queries', () => {
-  it('recall@5 stays at or above 0.78', () => {
+  it('recall@5 stays at or above 0.80, the goal', () => {
     const { docs, errors } = parseCatalog(readFileSync(new URL('tools.jsonl', dataDir), 'utf8'));
     expect(errors).toEqual([]);
     const index = new ToolIndex();
@@ -22,6 +22,6 @@ describe('ranking quality on the development queries', () => {
       const top = index.search(q.query, 5).hits.map((h) => h.name);
       recall += q.relevant.filter((name) => top.includes(name)).length / q.relevant.length;
     }
-    expect(recall / queries.length).toBeGreaterThanOrEqual(0.78);
+    expect(recall / queries.length).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -15,6 +15,14 @@ describe('splitWords', () => {
     expect(splitWords('Météo à Zürich')).toEqual(['météo', 'à', 'zürich']);
   });
 
+  it('keeps the plural of an acronym whole, and still splits a capital that starts a word', () => {
+    expect(splitWords('URLs IDs getUUIDs')).toEqual(['urls', 'ids', 'get', 'uuids', 'getuuids']);
+    expect(splitWords("the URL's host")).toEqual(['the', 'urls', 'host']);
+    expect(splitWords('IDsList')).toEqual(['ids', 'list', 'idslist']);
+    expect(splitWords('HTTPSettings APIsearch')).toEqual(['http', 'settings', 'httpsettings', 'ap', 'isearch', 'apisearch']);
+    expect(splitWords('Ünsere URLs')).toEqual(['ünsere', 'urls']);
+  });
+
   it('yields lower-case letter/digit words only', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (text) => {
