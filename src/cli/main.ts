@@ -4,6 +4,7 @@
 import { Command, Option } from 'commander';
 import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags } from './options.js';
 import { exitWith, reportFailure } from './exit.js';
+import { closestNames } from '../pipeline/lookup.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMcp } from './commands/mcp.js';
 import { register as registerSandbox } from './commands/sandbox.js';
@@ -29,6 +30,17 @@ function flagsOf(command: Command): CliFlags {
   return command.optsWithGlobals<CliFlags>();
 }
 
+/** Usage errors exit 2, like setup errors: the command line itself needs fixing. */
+const USAGE_EXIT = 2;
+
+/** The root takes no words: a stray one is most likely a mistyped command. */
+function unknownCommand(program: Command, word: string): never {
+  const names = program.commands.map((command) => command.name());
+  const close = closestNames(word, names, 2);
+  const hint = close.length > 0 ? ` (did you mean ${close.join(' or ')}?)` : '';
+  program.error(`error: unknown command '${word}'${hint}; commands: ${names.join(', ')}`, { exitCode: USAGE_EXIT });
+}
+
 function buildProgram(): Command {
   const program = new Command('wield')
     .description('A coding agent in your terminal, built on the wield tool runtime.\nRun `wield` for an interactive session or `wield -p "PROMPT"` for one answer.')
@@ -36,11 +48,24 @@ function buildProgram(): Command {
     .option('-p, --prompt <prompt>', 'run one prompt non-interactively and print the answer')
     .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
     .option('--resume <id>', 'continue a saved session (its id, as printed)')
-    .showHelpAfterError();
+    .allowExcessArguments()
+    .helpCommand(true)
+    .showHelpAfterError('(add --help for usage)')
+    // Subcommands made after this inherit it: every usage error exits USAGE_EXIT, help 0.
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT));
   addModelOptions(program);
   addRuntimeOptions(program);
+  // A --mcp-config that cannot be used at all is a usage error for every command, before it runs.
+  program.hook('preAction', async (_root, command) => {
+    const flag = command.optsWithGlobals<CliFlags>().mcpConfig;
+    if (flag === undefined) return;
+    const { mcpConfigFlagError } = await import('../mcp/load.js');
+    const problem = mcpConfigFlagError(flag, process.cwd());
+    if (problem) command.error(`error: ${problem}`, { exitCode: USAGE_EXIT });
+  });
   program.action(
     action(async () => {
+      if (program.args.length > 0) unknownCommand(program, program.args[0]);
       const flags = program.opts<CliFlags>();
       if (flags.prompt !== undefined) {
         const { runOneShot } = await import('./oneshot.js');
@@ -99,5 +124,11 @@ function buildProgram(): Command {
   registerSearch(program);
   return program;
 }
+
+// A reader that goes away (`wield search ... | head -1`) is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 
 await buildProgram().parseAsync(process.argv);

@@ -2,6 +2,7 @@
 // when the project is trusted, since it names programs to run), and `--mcp-config`.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseJsonWithPositions } from '../permissions/jsonloc.js';
 import { isHttpConfig, mergeConfigSets, parseServerRecord, type McpConfigSet, type McpServerConfig } from './config.js';
 
 export interface LoadMcpConfigsOptions {
@@ -20,29 +21,43 @@ export interface LoadedMcpConfigs extends McpConfigSet {
   notes: string[];
 }
 
+function failed(source: string, message: string): McpConfigSet {
+  return { servers: {}, errors: [{ server: '*', source, message }] };
+}
+
+/** Parses JSON text; a syntax error names its line and column, as for settings files. */
+function parseJson(text: string, where: string, source: string): { ok: true; value: unknown } | { ok: false; set: McpConfigSet } {
+  const parsed = parseJsonWithPositions(text);
+  if (parsed.ok) return { ok: true, value: parsed.value };
+  return { ok: false, set: failed(source, `${where}:${parsed.position.line}:${parsed.position.column}: invalid JSON: ${parsed.message}`) };
+}
+
 function readJsonFile(file: string, source: string): { ok: true; value: unknown } | { ok: false; set: McpConfigSet } {
+  let text: string;
   try {
-    return { ok: true, value: JSON.parse(readFileSync(file, 'utf8')) };
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, set: { servers: {}, errors: [{ server: '*', source, message: `cannot read ${file}: ${message}` }] } };
+    return { ok: false, set: failed(source, `cannot read ${file}: ${message}`) };
   }
+  return parseJson(text, file, source);
 }
 
 function fromFlag(flag: string, cwd: string, env: Record<string, string | undefined>): McpConfigSet {
   const source = '--mcp-config';
   const trimmed = flag.trim();
-  if (trimmed.startsWith('{')) {
-    try {
-      return parseServerRecord(JSON.parse(trimmed), source, env);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { servers: {}, errors: [{ server: '*', source, message: `not valid JSON (${message}); pass a JSON object or a file path` }] };
-    }
-  }
-  const file = path.resolve(cwd, trimmed);
-  const read = readJsonFile(file, source);
+  if (trimmed.startsWith('[')) return failed(source, 'expected a JSON object {"mcpServers": {"name": {...}}} or a file path, not a JSON array');
+  const read = trimmed.startsWith('{') ? parseJson(trimmed, 'inline JSON', source) : readJsonFile(path.resolve(cwd, trimmed), source);
   return read.ok ? parseServerRecord(read.value, source, env) : read.set;
+}
+
+/**
+ * What is wrong with a `--mcp-config` value as a whole (unreadable, not JSON, not a servers
+ * object), or undefined. One bad server entry is not this: the others still start.
+ */
+export function mcpConfigFlagError(flag: string, cwd: string): string | undefined {
+  const whole = fromFlag(flag, cwd, {}).errors.find((error) => error.server === '*');
+  return whole && `--mcp-config: ${whole.message}`;
 }
 
 /** A stdio server's relative `cwd` means relative to the project. */

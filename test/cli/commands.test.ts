@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildCli, cleanEnv, runCli, tempDir } from './helpers.js';
+import { buildCli, cleanEnv, runCli, runProcess, tempDir } from './helpers.js';
 
 let cli: string;
 let cleanup: () => void;
@@ -112,5 +112,56 @@ describe('--help', () => {
     const run = await runCli(cli, [], { cwd, env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('-p');
+  });
+});
+
+describe('usage errors', () => {
+  it('a mistyped command is named, with the closest one, and exits 2; `help COMMAND` works', async () => {
+    const { cwd, env } = place();
+    const typo = await runCli(cli, ['serch', 'weather'], { cwd, env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command 'serch' \(did you mean search\?\)/);
+    const unknownFlag = await runCli(cli, ['tools', '--bogus'], { cwd, env });
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toContain("unknown option '--bogus'");
+    const help = await runCli(cli, ['help', 'search'], { cwd, env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: wield search');
+  });
+
+  it('search wants exactly one of a non-blank QUERY and --queries', async () => {
+    const { cwd, env } = place();
+    writeFileSync(path.join(cwd, 'q.jsonl'), '{"query":"weather"}\n');
+    const both = await runCli(cli, ['search', 'weather', '--queries', 'q.jsonl'], { cwd, env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('not both');
+    const blank = await runCli(cli, ['search', '   '], { cwd, env });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('give a QUERY');
+  });
+
+  it('a --mcp-config that cannot be used is an error naming where, for every command', async () => {
+    const { cwd, env } = place();
+    writeFileSync(path.join(cwd, 'bad.json'), '{"mcpServers": {\n  "a": {"command": "x",}\n}}');
+    for (const args of [['tools'], ['mcp', 'list'], ['-p', 'hi']]) {
+      const run = await runCli(cli, [...args, '--mcp-config', 'bad.json'], { cwd, env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--mcp-config: .*bad\.json:2:24: invalid JSON/);
+    }
+    const array = await runCli(cli, ['tools', '--mcp-config', '[]'], { cwd, env });
+    expect(array.code).toBe(2);
+    expect(array.stderr).toContain('not a JSON array');
+    const inline = await runCli(cli, ['tools', '--json', '--mcp-config', '{"mcpServers": {}}'], { cwd, env });
+    expect(inline.code).toBe(0);
+  });
+
+  it('a reader that closes the pipe early gets no stack trace', async () => {
+    const { cwd, env } = place();
+    const tools = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ name: `tool_${i}`, description: `weather forecast number ${i}` })).join('\n');
+    writeFileSync(path.join(cwd, 'tools.jsonl'), tools);
+    writeFileSync(path.join(cwd, 'q.jsonl'), Array.from({ length: 3000 }, (_, i) => JSON.stringify({ query: `weather ${i}` })).join('\n'));
+    const run = await runProcess('/bin/sh', ['-c', `"${process.execPath}" "${cli}" search --tools tools.jsonl --queries q.jsonl | head -1`], { cwd, env });
+    expect(run.stdout).toMatch(/^\{"query":"weather 0"/);
+    expect(run.stderr).toBe('');
   });
 });

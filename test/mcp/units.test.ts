@@ -98,7 +98,15 @@ describe('configuration', () => {
     expect(trusted.servers.shared).toMatchObject({ command: 'from-flag' });
     expect(trusted.servers.proj).toMatchObject({ cwd: path.join(dir, 'sub') });
     expect(Object.keys(loadMcpConfigs({ cwd: dir, trusted: false, mcpConfigFlag: 'cfg/extra.json' }).servers)).toEqual(['file']);
-    expect(loadMcpConfigs({ cwd: dir, trusted: false, mcpConfigFlag: '{oops' }).errors[0].message).toMatch(/not valid JSON/);
+    expect(loadMcpConfigs({ cwd: dir, trusted: false, mcpConfigFlag: '{oops' }).errors[0].message).toMatch(/^inline JSON:1:2: invalid JSON/);
+  });
+
+  it('a malformed .mcp.json is reported with its line and column', () => {
+    const dir = tempDir('config');
+    writeFileSync(path.join(dir, '.mcp.json'), '{\n  "mcpServers": {\n    "a": {"command": "x"},,\n  }\n}');
+    const [error] = loadMcpConfigs({ cwd: dir, trusted: true }).errors;
+    expect(error.source).toBe('.mcp.json');
+    expect(error.message).toContain(`${path.join(dir, '.mcp.json')}:3:27: invalid JSON`);
   });
 });
 

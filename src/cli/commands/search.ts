@@ -50,8 +50,12 @@ function formatHits(hits: readonly SearchHit[]): string {
 }
 
 export async function runSearch(query: string | undefined, flags: SearchFlags): Promise<string> {
-  if (!query && !flags.queries) {
-    throw new SetupError('wield search: give a QUERY, or --queries FILE.jsonl with one {"query": "..."} per line.');
+  const blank = query === undefined || query.trim() === '';
+  if (blank && !flags.queries) {
+    throw new SetupError('wield search: give a QUERY, or --queries FILE.jsonl with one {"query": "..."} per line (a QUERY is words, "+word" or "select:A,B").');
+  }
+  if (!blank && flags.queries) {
+    throw new SetupError(`wield search: give either a QUERY or --queries FILE.jsonl, not both (got the query "${query}" and --queries ${flags.queries}).`);
   }
   const k = flags.k ?? DEFAULT_K;
   const queryText = flags.queries ? await readInput(flags.queries, 'queries') : undefined;
