@@ -5,17 +5,18 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { createSandboxWrap, sandboxStatus } from '../src/sandbox/index.js';
+import type { Duplex, Readable } from 'node:stream';
+import { BRIDGE_FD, createSandboxWrap, sandboxStatus } from '../src/sandbox/index.js';
 import { createSession } from '../src/tool/session.js';
 import type { ToolContext } from '../src/tool/types.js';
 
 const ROUNDS = 41;
 const GOAL_MS = 20;
 
-function runOnce(file: string, args: string[], cwd: string): Promise<void> {
+function runOnce(file: string, args: string[], cwd: string, serveBridge?: (channel: Duplex) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(serveBridge ? ['pipe' as const] : [])] });
+    if (serveBridge) serveBridge(child.stdio[BRIDGE_FD] as Duplex);
     for (const fd of [1, 2, 3]) (child.stdio[fd] as Readable).resume();
     child.on('error', reject);
     child.on('close', () => resolve());
@@ -91,10 +92,33 @@ async function main(): Promise<void> {
         };
       }
     }
+    figures['true, with sandbox.network.allowedHosts (the network bridge starts node inside)'] = await bridgeOverhead(small, base);
     console.log(JSON.stringify(figures, null, 2));
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** `true` sandboxed with and without allowed hosts: what the network bridge adds per command. */
+async function bridgeOverhead(ws: string, base: string): Promise<Record<string, number>> {
+  const session = createSession({ cwd: ws, dir: path.join(base, 'session-network') });
+  const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
+  const plain = createSandboxWrap({ enabled: true }, session);
+  const bridged = createSandboxWrap({ enabled: true, network: { allowedHosts: ['example.com'] } }, session);
+  const argv = ['bash', '-c', 'true'];
+  const without: number[] = [];
+  const withBridge: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t0 = performance.now();
+    const a = await plain(argv, ctx, {});
+    await runOnce(a.file, a.args, ws);
+    const t1 = performance.now();
+    const b = await bridged(argv, ctx, {});
+    await runOnce(b.file, b.args, ws, b.serveBridge);
+    without.push(t1 - t0);
+    withBridge.push(performance.now() - t1);
+  }
+  return { sandboxedMedianMs: round(median(without)), withBridgeMedianMs: round(median(withBridge)), addedMedianMs: round(median(withBridge) - median(without)) };
 }
 
 await main();

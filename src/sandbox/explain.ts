@@ -28,7 +28,11 @@ const SIGNS: readonly Sign[] = [
   {
     pattern:
       /Network is unreachable|\bENETUNREACH\b|Could not resolve host|Temporary failure in name resolution|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Name or service not known/i,
-    what: 'the network is off inside the sandbox',
+    what: 'the network is off inside the sandbox (except the hosts in sandbox.network.allowedHosts, through the proxy in HTTP_PROXY/HTTPS_PROXY)',
+  },
+  {
+    pattern: /wield sandbox: \S+ is not in sandbox\.network\.allowedHosts/,
+    what: "the sandbox's proxy refused a host that is not in sandbox.network.allowedHosts",
   },
   {
     pattern: /Connection refused|\bECONNREFUSED\b/,

@@ -16,7 +16,10 @@ export interface SandboxSettings {
    * and `!pattern` exempts names (`!.env.example`).
    */
   denyRead?: string[];
-  /** Hosts to allow through a filtering proxy. Not implemented yet: the network stays off. */
+  /**
+   * Hosts reachable from the sandbox, through wield's HTTP(S) proxy (`example.com`, `*.example.com`
+   * for subdomains too). Everything else stays unreachable; without hosts there is no network.
+   */
   network?: { allowedHosts?: string[] };
   /** bwrap binary; found on PATH when left out. */
   bwrapPath?: string;

@@ -27,8 +27,8 @@ export interface SandboxFeatures {
   maskPaths: boolean;
   /** socket(AF_UNIX) refused by a seccomp filter (see seccomp.ts). */
   unixSocketsBlocked: boolean;
-  /** A proxy that lets allowed hosts through. Not implemented: always false. */
-  networkAllowList: false;
+  /** sandbox.network.allowedHosts honoured, through wield's proxy (bridge.ts, network-proxy.ts). */
+  networkAllowList: boolean;
 }
 
 export interface SandboxStatus {
@@ -76,9 +76,10 @@ export async function sandboxStatus(settings: SandboxSettings = {}): Promise<San
 
 function settingsNotes(settings: SandboxSettings): string[] {
   const notes: string[] = [];
-  if ((settings.network?.allowedHosts?.length ?? 0) > 0) {
+  const hosts = settings.network?.allowedHosts ?? [];
+  if (hosts.length > 0) {
     notes.push(
-      'sandbox.network.allowedHosts is not honoured yet (no filtering proxy): the network stays off inside the sandbox',
+      `network: only ${hosts.join(', ')}, through wield's proxy (HTTP_PROXY and HTTPS_PROXY are set inside the sandbox; programs that ignore them get no network)`,
     );
   }
   if (settings.sandboxReadOnly === false) {
@@ -115,7 +116,7 @@ async function probe(configured: string | undefined): Promise<BaseStatus> {
       reason: `${version} at ${bwrapPath}: read-only root, writable workspace and session temp folder, protected paths read-only, secrets unreadable, no network, own PID namespace, no capabilities, ${sockets}`,
       bwrapPath,
       version,
-      features: { readOnlyRoot: true, unshareNet: true, unsharePid: true, dieWithParent: true, newSession: true, capDrop: true, procMount: true, maskPaths: true, unixSocketsBlocked, networkAllowList: false },
+      features: { readOnlyRoot: true, unshareNet: true, unsharePid: true, dieWithParent: true, newSession: true, capDrop: true, procMount: true, maskPaths: true, unixSocketsBlocked, networkAllowList: true },
     };
   }
   const features = await probeFeatures(bwrapPath);

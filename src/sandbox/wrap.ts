@@ -3,9 +3,12 @@
 // be used. Never throws a protection away silently: `sandboxed` says what actually happens.
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { SessionState, ToolContext } from '../tool/types.js';
 import { ToolError } from '../tool/types.js';
 import { sandboxCommand } from './argv.js';
+import { bridgeSource } from './bridge.js';
+import { serveBridge } from './network-proxy.js';
 import { planSandbox } from './plan.js';
 import { unixSocketFilter } from './seccomp.js';
 import { DEFAULT_DENY_READ, expandPath, type SandboxSettings } from './settings.js';
@@ -19,7 +22,15 @@ export interface WrappedCommand {
   reason?: string;
   /** Protected files that do not exist yet and so could be created by this command. */
   unprotected?: string[];
+  /**
+   * Set when allowed hosts are reachable: spawn with one more pipe, at fd BRIDGE_FD, and hand
+   * it to this function; it serves the network bridge inside the sandbox until the pipe closes.
+   */
+  serveBridge?: (channel: Duplex) => void;
 }
+
+/** The child's fd carrying the network bridge's frames (0-2 are stdio, 3 the Bash side channel). */
+export const BRIDGE_FD = 4;
 
 export type SandboxWrap = (argv: string[], ctx: ToolContext, input: unknown) => Promise<WrappedCommand>;
 
@@ -46,7 +57,9 @@ export function createSandboxWrap(
   const tmpDir = sandboxTempDir(session);
   const deniedFileSource = path.join(supportDir, 'denied');
   const filterFile = path.join(supportDir, 'unix-sockets.bpf');
+  const bridgeFile = path.join(supportDir, 'network-bridge.mjs');
   const filter = unixSocketFilter();
+  const allowedHosts = settings.network?.allowedHosts ?? [];
   let prepared: Promise<void> | undefined;
   const prepare = (): Promise<void> =>
     (prepared ??= (async () => {
@@ -54,7 +67,13 @@ export function createSandboxWrap(
       await writeFile(deniedFileSource, '', { flag: 'a' });
       await chmod(deniedFileSource, 0o000);
       if (filter !== undefined) await writeFile(filterFile, filter);
+      if (allowedHosts.length > 0) await writeFile(bridgeFile, bridgeSource(BRIDGE_FD));
     })());
+  // With allowed hosts the command runs under the bridge (wield's own node, read-only inside).
+  const withNetwork = (argv: string[]): Pick<WrappedCommand, 'serveBridge'> & { argv: string[] } =>
+    allowedHosts.length === 0
+      ? { argv }
+      : { argv: [process.execPath, bridgeFile, ...argv], serveBridge: (channel) => serveBridge(channel, { allowedHosts }) };
 
   return async (argv, ctx, input) => {
     const direct = (reason: string): WrappedCommand => ({ file: argv[0], args: argv.slice(1), sandboxed: false, reason });
@@ -79,7 +98,8 @@ export function createSandboxWrap(
         home: options.home,
       });
       const seccomp = status.features.unixSocketsBlocked ? filterFile : undefined;
-      return { ...sandboxCommand(status.bwrapPath, plan, argv, seccomp), sandboxed: true, unprotected };
+      const network = withNetwork(argv);
+      return { ...sandboxCommand(status.bwrapPath, plan, network.argv, seccomp), sandboxed: true, unprotected, serveBridge: network.serveBridge };
     } catch (err) {
       // Running unsandboxed here would hand out a protection the user was promised; refuse instead.
       prepared = undefined;

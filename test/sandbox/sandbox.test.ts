@@ -38,7 +38,7 @@ describe.skipIf(!status.available)(title, () => {
 
   it('reports every protection as present', () => {
     expect(status.features).toMatchObject({ readOnlyRoot: true, unshareNet: true, unsharePid: true, capDrop: true, maskPaths: true });
-    expect(status.features.networkAllowList).toBe(false);
+    expect(status.features.networkAllowList).toBe(true);
   });
 
   it('lets a command write in the workspace and in its TMPDIR', async () => {
@@ -206,12 +206,21 @@ describe.skipIf(!status.available)(title, () => {
     expect((await roButWrites(argv, f.ctx, {})).sandboxed).toBe(true);
   });
 
-  it('notes that allowedHosts is not honoured and keeps the network off', async () => {
-    const s = await sandboxStatus({ network: { allowedHosts: ['127.0.0.1'] } });
-    expect(s.notes.join('\n')).toMatch(/allowedHosts is not honoured/);
-    const r = await run(`"${process.execPath}" -e "fetch('http://127.0.0.1:${port}/').then(() => process.exit(0), () => process.exit(3))"`, {
-      network: { allowedHosts: ['127.0.0.1'] },
-    });
-    expect(r.code).toBe(3);
+  it('allowed hosts are reachable through the proxy only; other hosts get 403; direct connections stay off', async () => {
+    const network = { network: { allowedHosts: ['127.0.0.1'] } };
+    const s = await sandboxStatus(network);
+    expect(s.notes.join('\n')).toMatch(/network: only 127\.0\.0\.1, through wield's proxy/);
+    // An HTTP client that honours HTTP_PROXY, written with node's http module (no curl needed).
+    const viaProxy = (url: string) =>
+      `"${process.execPath}" -e "const p = new URL(process.env.HTTP_PROXY); require('http').get({ host: p.hostname, port: p.port, path: '${url}' }, (r) => { let b = ''; r.on('data', (d) => (b += d)); r.on('end', () => console.log(r.statusCode, b.trim())); }).on('error', (e) => console.log('error', e.message))"`;
+    const allowed = await run(viaProxy(`http://127.0.0.1:${port}/`), network);
+    expect(allowed.stdout.trim()).toBe('200 served');
+    const refused = await run(viaProxy(`http://localhost:${port}/`), network);
+    expect(refused.stdout).toMatch(/^403 wield sandbox: localhost is not in sandbox\.network\.allowedHosts/);
+    const directly = await run(`"${process.execPath}" -e "fetch('http://127.0.0.1:${port}/').then(() => process.exit(0), () => process.exit(3))"`, network);
+    expect(directly.code).toBe(3);
+    // The command's exit code and its fd 3 come through the bridge unchanged.
+    const exit = await run('echo side >&3; exit 7', network);
+    expect({ code: exit.code, fd3: exit.fd3 }).toEqual({ code: 7, fd3: 'side\n' });
   });
 });
