@@ -13,11 +13,16 @@ import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
 const MAX_DIFF_BYTES = 256 * 1024;
 
+/** One line from the person; the abort listener goes when the line comes (the signal may be a whole batch's). */
 function question(rl: Interface, text: string, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    rl.question(text, { signal }, resolve);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    rl.question(text, { signal }, (answer) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(answer);
+    });
   });
 }
 

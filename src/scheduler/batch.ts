@@ -42,8 +42,6 @@ function writeKeyOf(call: ReadyCall): string | undefined {
   }
 }
 
-const NEVER_ABORTED = new AbortController().signal;
-
 export function createBatch(runtime: RuntimeContext, options: BatchOptions): Batch {
   const rt = withSafeEmit(runtime);
   const { signal } = options;
@@ -57,10 +55,13 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
   let group: Promise<unknown>[] = [];
   const writeLocks = new Map<string, Promise<unknown>>();
   const interruptors = new Set<(execution: Execution) => void>();
-  signal.addEventListener('abort', () => {
+  // The batch's only listener on the caller's signal; removed when the batch is done, so a
+  // signal shared by many batches (a session's) does not collect one per batch.
+  const onAbort = () => {
     for (const interrupt of interruptors) interrupt({ ok: false, result: errorContent(INTERRUPTED) });
     interruptors.clear();
-  }, { once: true });
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
   let ended = false;
   let resolveResults: (results: ToolCallResult[]) => void = () => undefined;
   const results = new Promise<ToolCallResult[]>((resolve) => (resolveResults = resolve));
@@ -83,18 +84,23 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
 
   async function runOne(call: ReadyCall): Promise<Execution> {
     if (signal.aborted) return { ok: false, result: errorContent('Interrupted by the user before this call ran.') };
-    if (call.tool.interruptBehavior() === 'block') {
-      // A blocking tool finishes what it started even when the batch is aborted.
-      return executeCall({ ...call, ctx: { ...call.ctx, signal: NEVER_ABORTED } });
-    }
-    const running = executeCall(call);
-    if (signal.aborted) return { ok: false, result: errorContent(INTERRUPTED) };
-    // One abort listener per batch (see above), not one per call.
+    // Each execution gets its own signal, so the listeners a tool adds (a Bash process, a fetch)
+    // sit on it rather than on the batch's: a dozen parallel calls would otherwise trip Node's
+    // MaxListenersExceededWarning on one signal. The batch's one listener relays the abort.
+    const own = new AbortController();
+    const run = { ...call, ctx: { ...call.ctx, signal: own.signal } };
+    // A blocking tool finishes what it started even when the batch is aborted: its signal never fires.
+    if (call.tool.interruptBehavior() === 'block') return executeCall(run);
     let interrupt: (execution: Execution) => void = () => undefined;
-    const aborted = new Promise<Execution>((resolve) => (interrupt = resolve));
+    const aborted = new Promise<Execution>((resolve) => {
+      interrupt = (execution) => {
+        own.abort(signal.reason);
+        resolve(execution);
+      };
+    });
     interruptors.add(interrupt);
     try {
-      return await Promise.race([running, aborted]);
+      return await Promise.race([executeCall(run), aborted]);
     } finally {
       interruptors.delete(interrupt);
     }
@@ -127,7 +133,10 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
   function end(): void {
     if (ended) return;
     ended = true;
-    void commitChain.then(() => resolveResults(committed));
+    void commitChain.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolveResults(committed);
+    });
   }
 
   return { push, end, results };

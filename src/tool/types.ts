@@ -41,13 +41,17 @@ export interface FileReadRecord {
   hash: string;
 }
 
+/** An AskUserQuestion question in Claude Code's shape (src/tools/ask-user.ts), every field filled in. */
 export interface UserQuestion {
   question: string;
-  options?: string[];
-  multiSelect?: boolean;
+  /** A very short label for the question ('' when the model gave none). */
+  header: string;
+  /** The choices; none means a free-text question. The person may always type their own answer. */
+  options: Array<{ label: string; description: string }>;
+  multiSelect: boolean;
 }
 
-/** Asks a person; resolves null when nobody can answer (non-interactive run). */
+/** Asks a person; resolves, per question, the chosen labels or the typed answer, or null when nobody can answer (non-interactive run). */
 export type AskUser = (questions: UserQuestion[], signal: AbortSignal) => Promise<string[][] | null>;
 
 /** Per-session mutable state shared by tools: working directory, workspace roots, file views. */

@@ -24,13 +24,17 @@ const HEAD_SHARE = 0.4;
 const PROGRESS_INTERVAL_MS = 200;
 const PROGRESS_CHARS = 2_000;
 
+/** Claude Code's Bash parameters, exactly: what models already know. */
 export const bashInput = z.object({
   command: z.string().min(1, 'command must be a non-empty shell command'),
   timeout: boundedInt('timeout', 1, BASH_MAX_TIMEOUT_MS, 'milliseconds').describe(`Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
   description: z.string().optional().describe('What the command does, in 5-10 words, for the person watching'),
+});
+/** With a sandbox only: the escalation out of it. Without one the parameter would mean nothing. */
+export const bashSandboxInput = bashInput.extend({
   sandbox: z.boolean().optional().describe('false runs outside the sandbox; needs approval'),
 });
-export type BashInput = z.infer<typeof bashInput>;
+export type BashInput = z.infer<typeof bashSandboxInput>;
 
 export interface BashToolOptions {
   /** Wraps the shell argv in a sandbox (e.g. bwrap); without it `bash -c` runs directly. */
@@ -132,7 +136,7 @@ export function bashTool(options: BashToolOptions = {}) {
     prompt:
       'Use Bash for builds, tests, git and other commands; use Read, Edit, Write, Grep and Glob for files instead of cat, sed, echo > or find. ' +
       'Quote paths with spaces. Chain dependent commands with &&. Give a short description.',
-    inputSchema: bashInput,
+    inputSchema: options.wrap ? bashSandboxInput : bashInput,
     isReadOnly: (input) => bashAnalysisOf(input).readOnly,
     isConcurrencySafe: (input) => bashAnalysisOf(input).readOnly,
     interruptBehavior: () => 'cancel',

@@ -3,6 +3,7 @@
 // 100 MB file costs one buffer of memory, not 100 MB.
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface PageOptions {
   /** 1-based first line. */
@@ -34,43 +35,57 @@ export function numberLine(n: number, line: string): string {
   return `${String(n).padStart(6, ' ')}\t${line}`;
 }
 
-export function clipLine(line: string, max: number): { line: string; clipped: boolean } {
-  if (line.length <= max) return { line, clipped: false };
-  return { line: `${line.slice(0, max)}… [line clipped: ${(line.length - max).toLocaleString('en-US')} more characters]`, clipped: true };
+/**
+ * Clips a line to `max` characters (UTF-16 units, never splitting a surrogate pair). `length` is
+ * the whole line's length when `line` holds only its start (a long line is streamed, not kept).
+ */
+export function clipLine(line: string, max: number, length = line.length): { line: string; clipped: boolean } {
+  if (length <= max) return { line, clipped: false };
+  const end = /[\uD800-\uDBFF]/.test(line.charAt(max - 1)) ? max - 1 : max;
+  return { line: `${line.slice(0, end)}… [line clipped: ${(length - end).toLocaleString('en-US')} more characters]`, clipped: true };
 }
 
 export async function readPage(handle: FileHandle, options: PageOptions): Promise<Page> {
   const hash = createHash('sha256');
   const buffer = Buffer.allocUnsafe(CHUNK);
   const last = options.offset + options.limit - 1;
-  // Bytes kept per line: enough for maxLineChars characters of 4-byte UTF-8, plus the length.
+  // Bytes kept per line: enough for maxLineChars characters even of 4-byte UTF-8.
   const maxLineBytes = options.maxLineChars * 4;
   const out: string[] = [];
   let outChars = 0;
   let lineNo = 1;
   let current: Buffer[] = [];
   let currentBytes = 0;
-  let currentTotal = 0;
+  // The kept line's full length in characters, decoded as it streams by (only the prefix is kept).
+  let decoder = new StringDecoder('utf8');
+  let currentChars = 0;
+  let lastChar = '';
   let endLine = options.offset - 1;
   let clippedLines = 0;
   let stoppedAtBudget = false;
   let sawBytesOnLastLine = false;
 
   const keep = (n: number) => n >= options.offset && n <= last && !stoppedAtBudget;
+  const countChars = (decoded: string) => {
+    currentChars += decoded.length;
+    if (decoded) lastChar = decoded.charAt(decoded.length - 1);
+  };
   const finishLine = () => {
     if (keep(lineNo)) {
-      let text = Buffer.concat(current, currentBytes).toString('utf8').replace(/\r$/, '');
-      if (lineNo === 1 && text.startsWith('\uFEFF')) text = text.slice(1); // a BOM is not content
-      const tooLong = currentTotal > currentBytes; // bytes beyond the kept prefix exist
-      const clip = clipLine(text, options.maxLineChars);
-      if (tooLong && !clip.clipped) {
-        text = `${text}… [line clipped: about ${(currentTotal - currentBytes).toLocaleString('en-US')} more bytes]`;
-        clippedLines++;
-      } else {
-        text = clip.line;
-        if (clip.clipped) clippedLines++;
+      countChars(decoder.end());
+      let text = Buffer.concat(current, currentBytes).toString('utf8');
+      let length = currentChars;
+      if (lastChar === '\r') {
+        length--;
+        text = text.replace(/\r$/, '');
       }
-      const formatted = numberLine(lineNo, text);
+      if (lineNo === 1 && text.startsWith('\uFEFF')) {
+        text = text.slice(1); // a BOM is not content
+        length--;
+      }
+      const clip = clipLine(text, options.maxLineChars, length);
+      if (clip.clipped) clippedLines++;
+      const formatted = numberLine(lineNo, clip.line);
       if (outChars + formatted.length + 1 > options.maxChars && out.length > 0) stoppedAtBudget = true;
       else {
         out.push(formatted);
@@ -80,7 +95,9 @@ export async function readPage(handle: FileHandle, options: PageOptions): Promis
     }
     current = [];
     currentBytes = 0;
-    currentTotal = 0;
+    decoder = new StringDecoder('utf8');
+    currentChars = 0;
+    lastChar = '';
   };
 
   for (;;) {
@@ -100,8 +117,8 @@ export async function readPage(handle: FileHandle, options: PageOptions): Promis
           current.push(piece);
           currentBytes += piece.length;
         }
+        countChars(decoder.write(chunk.subarray(start, end)));
       }
-      currentTotal += end - start;
       sawBytesOnLastLine = end > start || nl !== -1;
       if (nl === -1) break;
       finishLine();

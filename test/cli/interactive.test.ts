@@ -99,8 +99,8 @@ describe('interactive wield in a terminal', () => {
     tmux.type('release/2.0');
     await tmux.waitFor('Running the chosen checks.');
     const answered = JSON.stringify(standin.requests.at(-1));
-    expect(answered).toContain('A: lint, unit tests');
-    expect(answered).toContain('A: release/2.0');
+    expect(answered).toContain('\\"Which checks should run?\\"=\\"lint, unit tests\\"');
+    expect(answered).toContain('\\"Which branch?\\"=\\"release/2.0\\"');
 
     // Ctrl-C during a running tool interrupts the turn; the session stays open.
     tmux.type('sleep');

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { askUserTool, NO_ONE_TO_ASK } from '../../src/tools/ask-user.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { webFetchTool } from '../../src/tools/webfetch.js';
 import { run, workspace } from './helpers.js';
@@ -101,27 +100,6 @@ describe('WebFetch', () => {
     expect(match('domain:*.example.com')).toBe(true);
     expect(match('domain:example.org')).toBe(false);
     expect(match('docs.example.com')).toBe(false);
-  });
-});
-
-describe('AskUserQuestion', () => {
-  const tool = askUserTool();
-  const questions = [{ question: 'Which DB?', options: ['pg', 'sqlite'] }, { question: 'Name?' }];
-
-  it('says no one can answer in a non-interactive run', async () => {
-    const none = await run(tool, { questions }, ws.ctx());
-    expect(none.isError).toBe(true);
-    expect(none.text).toBe(NO_ONE_TO_ASK);
-    const nullAnswer = await run(tool, { questions }, ws.ctx({ askUser: async () => null }));
-    expect(nullAnswer.text).toContain('No one can answer');
-  });
-
-  it('returns the answers through the ask-user channel', async () => {
-    const seen: unknown[] = [];
-    const out = await run(tool, { questions }, ws.ctx({ askUser: async (qs) => (seen.push(qs), [['pg'], ['wield']]) }));
-    expect(seen[0]).toEqual(questions);
-    expect(out.text).toBe('Q: Which DB?\nA: pg\n\nQ: Name?\nA: wield');
-    expect((await run(tool, { questions: [] }, ws.ctx())).text).toContain('between 1 and 4 questions');
   });
 });
 
