@@ -5,8 +5,12 @@ import type { AssistantPart, Message, StopReason, UserPart, Usage } from '../pro
 export type AssistantMessage = { role: 'assistant'; content: AssistantPart[] };
 export type UserMessage = { role: 'user'; content: UserPart[] };
 
-/** Why the loop ended. */
-export type AgentStopReason = 'end_turn' | 'max_turns' | 'aborted' | 'error' | 'blocked';
+/**
+ * Why the loop ended. Only `end_turn` is a finished answer. `max_tokens`: the last reply was cut
+ * off at the output-token limit; `refusal`: the model declined or a content filter stopped it
+ * (OpenAI content_filter) — the same names as the turn_end event's stopReason.
+ */
+export type AgentStopReason = 'end_turn' | 'max_tokens' | 'refusal' | 'max_turns' | 'aborted' | 'error' | 'blocked';
 
 export interface AgentResult {
   /** The whole history, every tool_use paired with exactly one tool_result. */
@@ -18,7 +22,7 @@ export interface AgentResult {
   toolCalls: number;
   usage: Usage;
   stopReason: AgentStopReason;
-  /** Set when stopReason is 'error' or 'blocked' (a UserPromptSubmit hook stopped the prompt). */
+  /** Set whenever stopReason is not 'end_turn' or 'aborted': what went wrong, for a person. */
   error?: string;
 }
 
@@ -27,7 +31,10 @@ export type AgentEvent =
   /** A user message the loop adds to the history: the prompt as sent, or a Stop hook's feedback. */
   | { type: 'user_message'; message: UserMessage; origin: 'prompt' | 'stop_hook' }
   | { type: 'text_delta'; text: string }
-  /** A tool call's arguments finished streaming; it is handed to the scheduler now. */
+  /**
+   * A tool call's arguments finished streaming; it is handed to the scheduler now, or, when they
+   * are not whole JSON, once the reply's stop reason is known (cut off: not run, see cutoff.ts).
+   */
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'assistant_message'; message: AssistantMessage }
   /** The user message of tool_result parts appended after a turn's calls. */

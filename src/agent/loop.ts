@@ -4,13 +4,14 @@
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
 import { messageOf } from '../pipeline/outcome.js';
-import type { HookHandler, HookInput, RuntimeContext, ToolEvent } from '../pipeline/types.js';
+import type { HookHandler, HookInput, RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
 import type { AssistantPart, Message, ModelProvider, StopReason, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
 import { runHooks } from '../hooks/run.js';
 import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage, UserMessage } from './events.js';
 import { INTERRUPTED, pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
+import { endOfReply, isCompleteJSON, releaseHeld, type HeldCall } from './cutoff.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 export interface ToolSelection {
@@ -110,7 +111,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     if (outcome.error !== undefined) return finish('error', messageOf(outcome.error));
     if (outcome.results.length === 0) {
       const feedback = lastTurn || stopContinuations >= MAX_STOP_CONTINUATIONS ? undefined : await stopFeedback(options, { ...hookInput('Stop'), stop_hook_active: stopContinuations > 0 });
-      if (feedback === undefined || options.signal.aborted) return finish(options.signal.aborted ? 'aborted' : 'end_turn');
+      if (options.signal.aborted) return finish('aborted');
+      if (feedback === undefined) {
+        const end = endOfReply(outcome.stopReason);
+        return finish(end.stopReason, end.error);
+      }
       stopContinuations++;
       const message: UserMessage = { role: 'user', content: [{ type: 'text', text: feedback }] };
       messages.push(message);
@@ -141,6 +146,9 @@ async function runTurn(
   const batch = createBatch(rt, { signal: turnAbort.signal, maxConcurrency: options.maxConcurrency });
   const parts: AssistantPart[] = [];
   const calls: { id: string; name: string }[] = [];
+  // A call whose arguments are not whole JSON waits for the stop reason (see releaseHeld); the
+  // calls after it wait too, so the batch still gets them in the model's order.
+  const held: HeldCall[] = [];
   let stopReason: StopReason = 'other';
   let usage: Usage | undefined;
   let error: unknown;
@@ -161,7 +169,10 @@ async function runTurn(
         parts.push({ type: 'tool_use', id, name: event.name, input });
         calls.push({ id, name: event.name });
         emit({ type: 'tool_call', id, name: event.name, input });
-        batch.push({ id, name: event.name, input });
+        const call: ToolCallRequest = { id, name: event.name, input };
+        const complete = isCompleteJSON(event.input);
+        if (held.length > 0 || !complete) held.push({ call, complete });
+        else batch.push(call);
       } else if (event.type === 'message_end') {
         stopReason = event.stopReason;
         usage = event.usage;
@@ -171,8 +182,11 @@ async function runTurn(
     error = caught;
     turnAbort.abort(caught);
   }
+  // After a failed stream the held calls stay unrun: they get the model-failed result below.
+  const { run, cutOff } = error === undefined ? releaseHeld(held, stopReason) : { run: [], cutOff: [] };
+  for (const call of run) batch.push(call);
   batch.end();
-  const finished = await batch.results;
+  const finished = [...(await batch.results), ...cutOff];
   options.signal.removeEventListener('abort', relay);
   const missing = error !== undefined && !options.signal.aborted ? modelFailed(error) : INTERRUPTED;
   return { assistant: { role: 'assistant', content: parts }, results: pairResults(calls, finished, missing), stopReason, usage, error };

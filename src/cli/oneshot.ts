@@ -1,6 +1,7 @@
 // `wield -p PROMPT`: one prompt, no person to ask (an `ask` becomes a deny that names the rule
 // that would allow it), the answer printed as text, one JSON object, or JSON lines of events.
 import type { AgentEvent, AgentResult } from '../agent/events.js';
+import type { McpServerStatus } from '../mcp/connection.js';
 import { openAgentSession } from './agent-session.js';
 import type { CliFlags, OutputFormat } from './options.js';
 import { writeOut } from './exit.js';
@@ -11,9 +12,24 @@ export interface OneShotSummary {
   toolCalls: number;
   usage: AgentResult['usage'];
   sessionId: string;
+  /** True unless the model finished its answer (end_turn): cut off and refused answers count. */
   isError: boolean;
+  /** end_turn, or: max_tokens, refusal, max_turns, aborted, error, blocked (see AgentStopReason). */
   stopReason: AgentResult['stopReason'];
   error?: string;
+}
+
+/** What is wrong with the prompt itself (a usage error), or undefined. */
+export function promptProblem(prompt: string): string | undefined {
+  if (prompt.trim() !== '') return undefined;
+  return 'wield: the prompt is empty; give the text to send after -p, e.g. wield -p "explain src/main.ts" (to send a file: wield -p "$(cat prompt.txt)").';
+}
+
+/** One line per MCP server that could not connect: the run goes on without its tools. */
+export function unavailableServers(servers: readonly McpServerStatus[]): string[] {
+  return servers
+    .filter((server) => server.state === 'failed')
+    .map((server) => `MCP server "${server.name}" is not available (${server.error ?? 'no details'}); its tools are left out of this run.`);
 }
 
 export function summarize(result: AgentResult, sessionId: string): OneShotSummary {
@@ -30,6 +46,11 @@ export function summarize(result: AgentResult, sessionId: string): OneShotSummar
 }
 
 export async function runOneShot(prompt: string, flags: CliFlags): Promise<number> {
+  const problem = promptProblem(prompt);
+  if (problem !== undefined) {
+    process.stderr.write(`${problem}\n`);
+    return 2;
+  }
   const format: OutputFormat = flags.outputFormat ?? 'text';
   const session = await openAgentSession({ cwd: process.cwd(), flags });
   for (const notice of session.runtime.notices) process.stderr.write(`wield: ${notice}\n`);
@@ -43,6 +64,10 @@ export async function runOneShot(prompt: string, flags: CliFlags): Promise<numbe
   process.on('SIGINT', onSigint);
   const onEvent = format === 'stream-json' ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(streamEvent(event, session.id))}\n`) : undefined;
   try {
+    // The first request must offer every server's tools: wait for each server's first connection
+    // attempt (each bounded by its connect timeout, so a dead server cannot hang the run).
+    await settledOrAborted(session.runtime.mcpReady(), controller.signal);
+    for (const notice of unavailableServers(session.runtime.mcp?.list() ?? [])) process.stderr.write(`wield: ${notice}\n`);
     const result = await session.send(prompt, controller.signal, onEvent);
     const summary = summarize(result, session.id);
     if (format === 'json') await writeOut(`${JSON.stringify(summary)}\n`);
@@ -56,6 +81,14 @@ export async function runOneShot(prompt: string, flags: CliFlags): Promise<numbe
     process.off('SIGINT', onSigint);
     await session.close();
   }
+}
+
+/** Resolves when `work` settles or the signal aborts (Ctrl-C), whichever is first. */
+function settledOrAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    work.then(resolve, resolve);
+  });
 }
 
 /** Events as JSON lines; `done` is replaced by the final result line. */

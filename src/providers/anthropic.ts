@@ -12,7 +12,9 @@ type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 function stopReason(reason: string | null): StopReason {
   if (reason === 'end_turn' || reason === 'stop_sequence') return 'end_turn';
   if (reason === 'tool_use') return 'tool_use';
-  if (reason === 'max_tokens') return 'max_tokens';
+  // A full context window cuts the reply short just as the output limit does.
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'max_tokens';
+  if (reason === 'refusal') return 'refusal';
   return 'other';
 }
 

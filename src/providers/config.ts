@@ -49,6 +49,16 @@ function envNames(provider: ProviderName): { key: string; url: string } {
     : { key: 'OPENAI_API_KEY', url: 'OPENAI_BASE_URL' };
 }
 
+/**
+ * Why a base URL cannot be used, or undefined when it can. The SDKs need an absolute http(s)
+ * URL; anything else would only fail later as a "connection" error, retried for nothing.
+ */
+export function baseUrlProblem(value: string, source: string): string | undefined {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '') return undefined;
+  return `Invalid base URL ${JSON.stringify(value)} (from ${source}): expected http(s)://host[:port][/path], e.g. http://localhost:11434/v1.`;
+}
+
 function chooseProvider(opts: ProviderOptions, env: NodeJS.ProcessEnv): ProviderName | undefined {
   if (opts.provider !== undefined) return opts.provider;
   if (nonEmpty(env.ANTHROPIC_API_KEY) ?? nonEmpty(env.ANTHROPIC_BASE_URL)) return 'anthropic';
@@ -69,6 +79,8 @@ export function resolveProviderConfig(opts: ProviderOptions): ResolvedProviderCo
   }
   const names = envNames(provider);
   const baseURL = nonEmpty(opts.baseURL) ?? nonEmpty(env[names.url]);
+  const urlProblem = baseURL === undefined ? undefined : baseUrlProblem(baseURL, nonEmpty(opts.baseURL) !== undefined ? '--base-url' : names.url);
+  if (urlProblem !== undefined) return { ok: false, message: urlProblem };
   const model = nonEmpty(opts.model) ?? nonEmpty(env.WIELD_MODEL) ?? DEFAULT_MODELS[provider];
   const key = nonEmpty(opts.apiKey) ?? nonEmpty(env[names.key]);
   if (key !== undefined) return { ok: true, provider, model, baseURL, apiKey: key };

@@ -13,6 +13,7 @@ type OpenAISdk = typeof import('openai');
 /** Servers such as Ollama answer "stop" even when the reply is tool calls, so calls decide. */
 function stopReason(finish: string, calls: number): StopReason {
   if (finish === 'length') return 'max_tokens';
+  if (finish === 'content_filter') return 'refusal';
   if (calls > 0) return 'tool_use';
   if (finish === 'stop' || finish === 'tool_calls' || finish === 'function_call') return 'end_turn';
   return 'other';

@@ -18,7 +18,8 @@ interface Call {
 
 function stopReason(response: OpenAI.Responses.Response, calls: number): StopReason {
   if (response.status === 'incomplete') {
-    return response.incomplete_details?.reason === 'max_output_tokens' ? 'max_tokens' : 'other';
+    const reason = response.incomplete_details?.reason;
+    return reason === 'max_output_tokens' ? 'max_tokens' : reason === 'content_filter' ? 'refusal' : 'other';
   }
   if (calls > 0) return 'tool_use';
   return response.status === 'completed' ? 'end_turn' : 'other';

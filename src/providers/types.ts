@@ -37,7 +37,13 @@ export interface Usage {
   outputTokens: number;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'other';
+/**
+ * Why a reply ended. `max_tokens`: cut off by a token limit (Anthropic max_tokens or
+ * model_context_window_exceeded, Chat finish_reason length, Responses incomplete
+ * max_output_tokens). `refusal`: the model declined or a content filter stopped it (Anthropic
+ * refusal, OpenAI content_filter). `other`: anything else a server sends.
+ */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other';
 
 export type ModelStreamEvent =
   | { type: 'text_delta'; text: string }

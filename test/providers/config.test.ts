@@ -41,9 +41,20 @@ describe('resolveProviderConfig', () => {
     expect(result).toEqual({ ok: false, message: 'Unknown provider "gemini". Use one of: anthropic, openai, openai-responses.' });
   });
 
+  it('refuses a base URL that is not http(s)://host, from the flag or the environment', () => {
+    const fromFlag = resolveProviderConfig({ provider: 'anthropic', baseURL: 'not-a-url', env: {} });
+    expect(fromFlag).toMatchObject({ ok: false, message: expect.stringContaining('"not-a-url" (from --base-url)') });
+    const fromEnv = resolveProviderConfig({ env: { OPENAI_BASE_URL: 'localhost:11434/v1' } });
+    expect(fromEnv).toMatchObject({ ok: false, message: expect.stringContaining('"localhost:11434/v1" (from OPENAI_BASE_URL)') });
+    // Only the URL in use is checked: a bad OpenAI URL does not matter to an Anthropic run.
+    expect(resolveProviderConfig({ env: { ANTHROPIC_API_KEY: 'a', OPENAI_BASE_URL: 'nope' } })).toMatchObject({ ok: true, provider: 'anthropic' });
+  });
+
   it('an explicit provider and key always win over the environment (property)', () => {
+    // Base URLs that are usable or unset: an unusable one is refused whatever else is given.
+    const url = fc.oneof(fc.constant(''), fc.constant('  '), fc.webUrl());
     const envArb = fc.record(
-      { ANTHROPIC_API_KEY: fc.string(), ANTHROPIC_BASE_URL: fc.string(), OPENAI_API_KEY: fc.string(), OPENAI_BASE_URL: fc.string(), WIELD_MODEL: fc.string() },
+      { ANTHROPIC_API_KEY: fc.string(), ANTHROPIC_BASE_URL: url, OPENAI_API_KEY: fc.string(), OPENAI_BASE_URL: url, WIELD_MODEL: fc.string() },
       { requiredKeys: [] },
     );
     fc.assert(
