@@ -6,17 +6,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
-import { BRIDGE_FD, createSandboxWrap, sandboxStatus } from '../src/sandbox/index.js';
+import { createSandboxWrap, sandboxStatus, type CommandBridge } from '../src/sandbox/index.js';
 import { createSession } from '../src/tool/session.js';
 import type { ToolContext } from '../src/tool/types.js';
 
 const ROUNDS = 41;
 const GOAL_MS = 20;
 
-function runOnce(file: string, args: string[], cwd: string, serveBridge?: (channel: Duplex) => void): Promise<void> {
+function runOnce(file: string, args: string[], cwd: string, bridge?: CommandBridge): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(serveBridge ? ['pipe' as const] : [])] });
-    if (serveBridge) serveBridge(child.stdio[BRIDGE_FD] as Duplex);
+    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(bridge ? ['pipe' as const] : [])] });
+    if (bridge) bridge.serve(child.stdio[bridge.fd] as Duplex);
     for (const fd of [1, 2, 3]) (child.stdio[fd] as Readable).resume();
     child.on('error', reject);
     child.on('close', () => resolve());
@@ -114,7 +114,7 @@ async function bridgeOverhead(ws: string, base: string): Promise<Record<string, 
     await runOnce(a.file, a.args, ws);
     const t1 = performance.now();
     const b = await bridged(argv, ctx, {});
-    await runOnce(b.file, b.args, ws, b.serveBridge);
+    await runOnce(b.file, b.args, ws, b.bridge);
     without.push(t1 - t0);
     withBridge.push(performance.now() - t1);
   }

@@ -23,10 +23,15 @@ export interface WrappedCommand {
   /** Protected files that do not exist yet and so could be created by this command. */
   unprotected?: string[];
   /**
-   * Set when allowed hosts are reachable: spawn with one more pipe, at fd BRIDGE_FD, and hand
-   * it to this function; it serves the network bridge inside the sandbox until the pipe closes.
+   * Set when allowed hosts are reachable: spawn with one more pipe at `fd` and hand it to
+   * `serve`, which serves the network bridge inside the sandbox until the pipe closes.
    */
-  serveBridge?: (channel: Duplex) => void;
+  bridge?: CommandBridge;
+}
+
+export interface CommandBridge {
+  fd: number;
+  serve(channel: Duplex): void;
 }
 
 /** The child's fd carrying the network bridge's frames (0-2 are stdio, 3 the Bash side channel). */
@@ -70,10 +75,10 @@ export function createSandboxWrap(
       if (allowedHosts.length > 0) await writeFile(bridgeFile, bridgeSource(BRIDGE_FD));
     })());
   // With allowed hosts the command runs under the bridge (wield's own node, read-only inside).
-  const withNetwork = (argv: string[]): Pick<WrappedCommand, 'serveBridge'> & { argv: string[] } =>
+  const withNetwork = (argv: string[]): { argv: string[]; bridge?: CommandBridge } =>
     allowedHosts.length === 0
       ? { argv }
-      : { argv: [process.execPath, bridgeFile, ...argv], serveBridge: (channel) => serveBridge(channel, { allowedHosts }) };
+      : { argv: [process.execPath, bridgeFile, ...argv], bridge: { fd: BRIDGE_FD, serve: (channel) => serveBridge(channel, { allowedHosts }) } };
 
   return async (argv, ctx, input) => {
     const direct = (reason: string): WrappedCommand => ({ file: argv[0], args: argv.slice(1), sandboxed: false, reason });
@@ -99,7 +104,7 @@ export function createSandboxWrap(
       });
       const seccomp = status.features.unixSocketsBlocked ? filterFile : undefined;
       const network = withNetwork(argv);
-      return { ...sandboxCommand(status.bwrapPath, plan, network.argv, seccomp), sandboxed: true, unprotected, serveBridge: network.serveBridge };
+      return { ...sandboxCommand(status.bwrapPath, plan, network.argv, seccomp), sandboxed: true, unprotected, bridge: network.bridge };
     } catch (err) {
       // Running unsandboxed here would hand out a protection the user was promised; refuse instead.
       prepared = undefined;

@@ -1,7 +1,7 @@
 // Runs one shell command in its own process group and ends the whole group (background
 // children included) on exit, timeout or abort: SIGTERM first, SIGKILL after a grace period.
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { OutputCapture } from './bash-output.js';
 import type { Captured } from './bash-output.js';
 
@@ -17,6 +17,23 @@ export interface RunOptions {
   onOutput?: (chunk: Buffer) => void;
   /** Time between SIGTERM and SIGKILL. */
   graceMs?: number;
+  /** One more pipe for the command, at `fd`, handed to `serve` (the sandbox's network bridge). */
+  extraPipe?: ExtraPipe;
+}
+
+export interface ExtraPipe {
+  fd: number;
+  serve(channel: Duplex): void;
+}
+
+/** stdin closed, stdout and stderr captured, fd 3 the side channel; then the extra pipe, if any. */
+function stdioFor(extra: ExtraPipe | undefined): ('ignore' | 'pipe')[] {
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', 'pipe'];
+  if (extra) {
+    while (stdio.length < extra.fd) stdio.push('ignore');
+    stdio[extra.fd] = 'pipe';
+  }
+  return stdio;
 }
 
 export interface RunResult extends Captured {
@@ -45,8 +62,9 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       cwd: options.cwd,
       env: options.env,
       detached: true, // own process group, so one kill reaches every descendant
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: stdioFor(options.extraPipe),
     });
+    if (options.extraPipe) options.extraPipe.serve(child.stdio[options.extraPipe.fd] as Duplex);
     let timedOut = false;
     let interrupted = false;
     let exitCode: number | null = null;

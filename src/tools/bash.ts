@@ -11,8 +11,7 @@ import { defineTool } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import type { ToolContext } from '../tool/types.js';
 import { OutputCapture } from './bash-output.js';
-import { runProcess } from './bash-process.js';
-import type { RunResult } from './bash-process.js';
+import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -38,7 +37,7 @@ export type BashInput = z.infer<typeof bashSandboxInput>;
 
 export interface BashToolOptions {
   /** Wraps the shell argv in a sandbox (e.g. bwrap); without it `bash -c` runs directly. */
-  wrap?: (argv: string[], ctx: ToolContext, input: BashInput) => Promise<{ file: string; args: string[]; sandboxed: boolean }>;
+  wrap?: (argv: string[], ctx: ToolContext, input: BashInput) => Promise<{ file: string; args: string[]; sandboxed: boolean; bridge?: ExtraPipe }>;
   /** Explains a failure of a sandboxed command (see src/sandbox/explain.ts). */
   explainFailure?: (output: string, exitCode: number) => string | undefined;
   /** Time between SIGTERM and SIGKILL of the process group. */
@@ -178,6 +177,7 @@ export function bashTool(options: BashToolOptions = {}) {
         capture,
         onOutput: progress.onOutput,
         graceMs: options.graceMs,
+        extraPipe: wrapped.bridge,
       }).finally(progress.stop);
       const cwdNote = updateCwd(ctx, result.sideChannel);
       const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;

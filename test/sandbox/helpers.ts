@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { createSession } from '../../src/tool/session.js';
 import type { SessionState, ToolContext } from '../../src/tool/types.js';
-import { BRIDGE_FD, type WrappedCommand } from '../../src/sandbox/wrap.js';
+import type { WrappedCommand } from '../../src/sandbox/wrap.js';
 
 export interface Fixture {
   base: string;
@@ -50,8 +50,8 @@ export interface RunResult {
 
 export function runWrapped(cmd: WrappedCommand, cwd: string, onSpawn?: (pid: number) => void): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd.file, cmd.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(cmd.serveBridge ? ['pipe' as const] : [])] });
-    if (cmd.serveBridge) cmd.serveBridge(child.stdio[BRIDGE_FD] as Duplex);
+    const child = spawn(cmd.file, cmd.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(cmd.bridge ? ['pipe' as const] : [])] });
+    if (cmd.bridge) cmd.bridge.serve(child.stdio[cmd.bridge.fd] as Duplex);
     let stdout = '';
     let stderr = '';
     let fd3 = '';
