@@ -55,7 +55,13 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const { flags } = options;
   const { home, loaded } = await loadCliSettings(options.cwd, flags, env);
   const { settings } = loaded;
-  const notices: string[] = [];
+  const notices: string[] = loaded.sources
+    .filter((source) => source.applied === 'restrictions')
+    .map(
+      (source) =>
+        `${source.file}: only its deny and ask rules apply, since this project is not trusted; its allow rules, hooks, ` +
+        'extra folders and any looser permission mode are ignored (--trust trusts it for one run)',
+    );
 
   const session = createSession({
     cwd: options.cwd,

@@ -94,3 +94,24 @@ describe('MCP servers in the agent runtime', () => {
     expect(JSON.stringify(second.system)).toContain('Generated tools for load testing');
   });
 });
+
+describe('an untrusted project in wield -p', () => {
+  it('says that its settings apply only as restrictions, and --trust lifts that', async () => {
+    const cwd = tempDir('wield-untrusted-cwd-');
+    const home = tempDir('wield-untrusted-home-');
+    mkdirSync(path.join(cwd, '.wield'), { recursive: true });
+    writeFileSync(path.join(cwd, '.wield', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(touch *)'] } }));
+    const standin = await startStandin({ dialect: 'anthropic', script: [{ text: 'done' }, { text: 'done' }] });
+    try {
+      const env = cleanEnv(home, providerEnv('anthropic', standin.url));
+      const untrusted = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi'], { cwd, env });
+      expect(untrusted.code).toBe(0);
+      expect(untrusted.stderr).toContain(`${path.join(cwd, '.wield', 'settings.json')}: only its deny and ask rules apply, since this project is not trusted`);
+      const trusted = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi', '--trust'], { cwd, env });
+      expect(trusted.code).toBe(0);
+      expect(trusted.stderr).not.toContain('not trusted');
+    } finally {
+      await standin.close();
+    }
+  });
+});
