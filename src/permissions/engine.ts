@@ -1,11 +1,14 @@
 // The decision engine. In order: hard blocks in code (path guard, protected files) → deny rules
-// → plan mode → ask rules → the tool's own check → allow rules → mode → ask the user. A hook may
+// → plan mode → ask rules → the tool's own check → allow rules (for a shell line: each part by a
+// rule or by being read-only, see compound.ts) → mode → ask the user. A hook may
 // then tighten the result; it may loosen only the final "ask the user". decideCall is pure given
 // its guard; createPolicy binds it to settings, the mode and the session's "always" rules.
 import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool, TouchedPath } from '../tool/types.js';
 import type { PermissionDecision, PermissionMode, PermissionPolicy, PermissionRequest } from '../pipeline/types.js';
+import { coverParts, type Coverage } from './compound.js';
+import { isShellTool, partVerdicts, type PartVerdict } from './part-verdicts.js';
 import { guardPath, type GuardOptions, type PathVerdict } from './paths.js';
 import { protectedWriteReason } from './protected.js';
 import { matchDomainRule, matchPathRule, parseRule, toolNameMatches, type Rule } from './rules.js';
@@ -42,7 +45,6 @@ interface ResolvedPath extends TouchedPath {
 
 /** Tools whose rule content is a path pattern; `Edit` and `Write` rules both cover writes. */
 const PATH_RULE_TOOLS = new Set(['Read', 'Edit', 'Write']);
-const SHELL_TOOL = 'Bash';
 
 const describe = (rule: Rule) => `\`${rule.text}\` (${rule.source})`;
 
@@ -66,20 +68,42 @@ function firstMatch(rules: readonly Rule[], tool: AnyTool, input: Input, parts: 
   return rules.find((rule) => targets.some((t) => ruleMatches(rule, tool, t, t === input ? paths : [], true, home)));
 }
 
+/** The parts of a compound call (a shell line) with what covers each: an allow rule, or being read-only. */
+interface Parts {
+  list: readonly Input[];
+  verdicts: PartVerdict[];
+  cover: Coverage<Rule>;
+}
+
+function partsOf(rules: readonly Rule[], tool: AnyTool, input: Input, list: readonly Input[], session: PermissionRequest['session'], home: string): Parts {
+  const verdicts = partVerdicts(tool, input, list, session);
+  const facts = list.map((part, i) => ({
+    rule: rules.find((r) => r.content !== undefined && ruleMatches(r, tool, part, [], false, home)),
+    readOnly: verdicts[i].readOnly,
+    inShell: verdicts[i].inShell,
+  }));
+  return { list, verdicts, cover: coverParts(facts) };
+}
+
+const partText = (part: Input): string => (typeof part.command === 'string' ? `\`${part.command}\`` : JSON.stringify(part));
+
+/** What no rule covers, for the reason: "`touch y` (`touch` writes files) or `cat a` (…)". */
+function uncoveredText(parts: Parts): string {
+  const { cover, list, verdicts } = parts;
+  const changer = cover.shellChanger === undefined ? '' : partText(list[cover.shellChanger]);
+  return cover.uncovered
+    .map((i) => {
+      const why = verdicts[i].readOnly ? `read-only, but ${changer} runs in the shell and may change what it does` : verdicts[i].reason;
+      return why ? `${partText(list[i])} (${why})` : partText(list[i]);
+    })
+    .join(' or ');
+}
+
 /** Allow rules that together cover the call: every part for shell-like tools, every path for file tools. */
-function allowingRules(rules: readonly Rule[], tool: AnyTool, input: Input, parts: readonly Input[] | undefined, paths: readonly ResolvedPath[], home: string): Rule[] | undefined {
+function allowingRules(rules: readonly Rule[], tool: AnyTool, input: Input, parts: Parts | undefined, paths: readonly ResolvedPath[], home: string): Rule[] | undefined {
   const whole = rules.find((rule) => rule.content === undefined && toolNameMatches(rule.tool, tool));
   if (whole) return [whole];
-  if (parts) {
-    if (parts.length === 0) return undefined;
-    const used: Rule[] = [];
-    for (const part of parts) {
-      const rule = rules.find((r) => r.content !== undefined && ruleMatches(r, tool, part, [], false, home));
-      if (!rule) return undefined;
-      if (!used.includes(rule)) used.push(rule);
-    }
-    return used;
-  }
+  if (parts) return parts.cover.allowed ? parts.cover.rules : undefined;
   if (paths.length > 0) {
     const used: Rule[] = [];
     for (const p of paths) {
@@ -93,12 +117,12 @@ function allowingRules(rules: readonly Rule[], tool: AnyTool, input: Input, part
   return rule ? [rule] : undefined;
 }
 
-function suggestionsFor(tool: AnyTool, input: Input, parts: readonly Input[] | undefined, paths: readonly ResolvedPath[], ctx: DecisionContext, fromTool?: string[]): string[] {
+/** Rules that would allow the call together: one for each part that needs one (read-only parts need none). */
+function suggestionsFor(tool: AnyTool, input: Input, parts: Parts | undefined, paths: readonly ResolvedPath[], ctx: DecisionContext, fromTool?: string[]): string[] {
   const rules: string[] = [...(fromTool ?? [])];
   if (parts) {
-    for (const part of parts) {
-      if (allowingRules(ctx.rules.allow, tool, part, [part], [], ctx.home)) continue;
-      const command = part.command;
+    for (const i of parts.cover.uncovered) {
+      const command = parts.list[i].command;
       const rule = typeof command === 'string' ? bashRuleFor(command, tool.name) : undefined;
       if (rule) rules.push(rule);
     }
@@ -139,10 +163,10 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     }
     paths.push({ ...touched, resolved: verdict.resolved });
   }
-  const parts = tool.ruleParts?.(input);
+  const partList = tool.ruleParts?.(input);
   const home = ctx.home;
 
-  const denied = firstMatch(ctx.rules.deny, tool, input, parts ?? [], paths, home);
+  const denied = firstMatch(ctx.rules.deny, tool, input, partList ?? [], paths, home);
   if (denied) return deny(`denied by rule ${describe(denied)}`, denied);
 
   const readOnly = tool.isReadOnly(input);
@@ -150,10 +174,11 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     return deny(`plan mode: only read-only tools run while planning, and ${tool.name} with this input may change things; present the plan and wait for the user to leave plan mode`);
   }
 
-  const asked = firstMatch(ctx.rules.ask, tool, input, parts ?? [], paths, home);
+  const asked = firstMatch(ctx.rules.ask, tool, input, partList ?? [], paths, home);
   if (asked) return { decision: { behavior: 'ask', reason: `rule ${describe(asked)} requires approval`, rule: asked.text }, finalAsk: false };
 
   if (toolCheck.behavior === 'deny') return deny(toolCheck.message ?? `${tool.name} refused this input`);
+  const parts = partList && partsOf(ctx.rules.allow, tool, input, partList, req.session, home);
   if (toolCheck.behavior === 'ask') {
     const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
     return { decision: { behavior: 'ask', reason: toolCheck.message ?? `${tool.name} asks for approval of this input`, suggestions }, finalAsk: false };
@@ -163,7 +188,10 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   const allowed = allowingRules(ctx.rules.allow, tool, input, parts, paths, home);
   if (allowed) {
     const text = allowed.map((r) => r.text).join(', ');
-    return { decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describe).join(', ')}`, rule: text }, finalAsk: false };
+    // Allowed by covering the parts (not by a rule for the whole tool): name those that needed none.
+    const free = parts && allowed === parts.cover.rules ? parts.cover.free.map((i) => partText(parts.list[i])) : [];
+    const rest = free.length ? `; ${free.join(', ')} ${free.length > 1 ? 'are' : 'is'} read-only` : '';
+    return { decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describe).join(', ')}${rest}`, rule: text }, finalAsk: false };
   }
 
   if (readOnly) return { decision: { behavior: 'allow', reason: `${tool.name} is read-only with this input` }, finalAsk: false };
@@ -173,7 +201,10 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     return { decision: { behavior: 'allow', reason: 'acceptEdits mode: a file edit inside the workspace' }, finalAsk: false };
   }
   const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
-  return { decision: { behavior: 'ask', reason: `${tool.name} ${writes.length ? 'writes files' : 'may change things'} and no rule allows it (${ctx.mode} mode)`, suggestions }, finalAsk: true };
+  // Name the parts that are neither allowed nor read-only, and why: "it" would also blame parts a
+  // rule allows, and the person or model reading this sees no other explanation.
+  const what = parts && parts.cover.uncovered.length > 0 ? uncoveredText(parts) : 'it';
+  return { decision: { behavior: 'ask', reason: `${tool.name} ${writes.length ? 'writes files' : 'may change things'} and no rule allows ${what} (${ctx.mode} mode)`, suggestions }, finalAsk: true };
 }
 
 /** The whole decision for one call: base decision, hook tightening, sandbox, dontAsk. */
@@ -190,7 +221,7 @@ export function decideCall(req: PermissionRequest, ctx: DecisionContext): Permis
     return { behavior: 'allow', reason: hookReason('allowed by a PreToolUse hook') };
   }
   if (decision.behavior === 'ask' && base.finalAsk && hook?.behavior !== 'ask' && ctx.sandbox?.autoAllowBash && ctx.sandbox.available) {
-    if ((req.tool.name === SHELL_TOOL || req.tool.aliases.includes(SHELL_TOOL)) && req.input.sandbox !== false) {
+    if (isShellTool(req.tool) && req.input.sandbox !== false) {
       decision = { behavior: 'allow', reason: 'runs in the sandbox' };
     }
   }

@@ -96,21 +96,32 @@ export function embeddedIPv4(ip: string): string | undefined {
   return undefined;
 }
 
-/** Whether an IP literal is a public unicast address WebFetch may connect to. Pure. */
-export function checkAddress(ip: string): AddressVerdict {
+const blockedV4 = (ip: string): string | undefined => V4_LISTS.find(([list]) => list.check(ip, 'ipv4'))?.[1];
+
+/** Why an IP literal may not be reached, worded to follow the address ("is loopback (127/8)"), or undefined when it is public. */
+function whyRefused(ip: string): string | undefined {
   const family = net.isIP(ip);
-  if (family === 0) return { ok: false, reason: `${JSON.stringify(ip)} is not an IP address` };
+  if (family === 0) return 'is not an IP address';
   if (family === 4) {
-    const hit = V4_LISTS.find(([list]) => list.check(ip, 'ipv4'));
-    return hit ? { ok: false, reason: `${ip} is ${hit[1]}` } : { ok: true, reason: 'public IPv4 address' };
+    const label = blockedV4(ip);
+    return label && `is ${label}`;
   }
   const inner = embeddedIPv4(ip);
   if (inner !== undefined) {
-    const verdict = checkAddress(inner);
-    return verdict.ok ? { ok: true, reason: `public IPv4 ${inner} embedded in ${ip}` } : { ok: false, reason: `${ip} embeds ${verdict.reason}` };
+    const label = blockedV4(inner);
+    return label && `embeds ${inner}, which is ${label}`;
   }
-  const hit = V6_LISTS.find(([list]) => list.check(ip, 'ipv6'));
-  return hit ? { ok: false, reason: `${ip} is ${hit[1]}` } : { ok: true, reason: 'public IPv6 address' };
+  const label = V6_LISTS.find(([list]) => list.check(ip, 'ipv6'))?.[1];
+  return label && `is ${label}`;
+}
+
+/** Whether an IP literal is a public unicast address WebFetch may connect to. Pure. */
+export function checkAddress(ip: string): AddressVerdict {
+  const why = whyRefused(ip);
+  if (why) return { ok: false, reason: net.isIP(ip) ? `${ip} ${why}` : `${JSON.stringify(ip)} ${why}` };
+  const inner = embeddedIPv4(ip);
+  if (inner !== undefined) return { ok: true, reason: `public IPv4 ${inner} embedded in ${ip}` };
+  return { ok: true, reason: net.isIP(ip) === 4 ? 'public IPv4 address' : 'public IPv6 address' };
 }
 
 const LINK_LOCAL: Array<[net.BlockList, string]> = [
@@ -185,10 +196,12 @@ export async function resolveAndCheck(
   if (answers.length === 0) return { ok: false, reason: `${host} has no addresses` };
   if (!allowed) {
     for (const answer of answers) {
-      const verdict = checkAddress(answer.address);
-      if (!verdict.ok) {
-        return { ok: false, reason: `${host} resolves to ${verdict.reason}; private and internal addresses are refused (a settings allow-list can permit a host)` };
-      }
+      const why = whyRefused(answer.address);
+      if (!why) continue;
+      // Permission rules (`WebFetch(domain:…)`) allow the call, never the address; only the
+      // caller's allowedHosts (the library's session option, an MCP server's config) can.
+      const subject = host === answer.address ? `${host} ${why}` : `${host} resolves to ${answer.address}, which ${why}`;
+      return { ok: false, reason: `${subject}; private and internal addresses are refused whatever the permission rules say` };
     }
   }
   const first = answers[0];

@@ -85,8 +85,19 @@ export interface RuleTarget {
 }
 
 /** Does a rule's tool name refer to this tool (by name, alias or MCP server)? */
+/**
+ * As in Claude Code, an `Edit` rule speaks for every built-in tool that edits files and a `Read`
+ * rule for every built-in that reads them: denying "Edit" must stop Write as well.
+ */
+const FILE_TOOL_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  Edit: ['Edit', 'Write'],
+  Write: ['Edit', 'Write'],
+  Read: ['Read', 'Grep', 'Glob', 'LS'],
+};
+
 export function toolNameMatches(ruleTool: string, tool: RuleTarget): boolean {
   if (ruleTool === tool.name || tool.aliases.includes(ruleTool)) return true;
+  if (tool.source === 'builtin' && FILE_TOOL_FAMILIES[ruleTool]?.includes(tool.name)) return true;
   if (!ruleTool.startsWith('mcp__')) return false;
   const server = ruleTool.endsWith('__*') ? ruleTool.slice(5, -3) : ruleTool.slice(5);
   if (server.includes('__')) return false; // a full mcp__server__tool name, already compared

@@ -79,6 +79,6 @@ async function resolveAsk(
 
 /** What the model reads on a deny: why, and which rule would allow it. */
 export function denialMessage(toolName: string, decision: PermissionDecision): string {
-  const rules = decision.suggestions?.length ? ` To allow it, the user can add the rule ${decision.suggestions.map((rule) => `"${rule}"`).join(' or ')} to permissions.allow.` : '';
+  const rules = decision.suggestions?.length ? ` To allow it, the user can add ${decision.suggestions.length > 1 ? 'the rules' : 'the rule'} ${decision.suggestions.map((rule) => `"${rule}"`).join(' and ')} to permissions.allow.` : '';
   return `Permission denied for ${toolName}: ${decision.reason}.${rules} Do not retry the same call; choose another approach or ask the user.`;
 }

@@ -59,6 +59,27 @@ describe('wield call', () => {
   });
 });
 
+describe('wield call on files', () => {
+  it('Edit and Write work on an existing file: the person running the call has it in front of them', async () => {
+    const { cwd, env } = place();
+    writeFileSync(path.join(cwd, 'notes.txt'), 'alpha\nbeta\n');
+    const edit = JSON.stringify({ file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' });
+    const edited = await runCli(cli, ['call', 'Edit', edit, '--allow', 'Edit'], { cwd, env });
+    expect(edited.code).toBe(0);
+    expect(readFileSync(path.join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+    const written = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'new\n' }), '--allow', 'Edit'], { cwd, env });
+    expect(written.code).toBe(0);
+    expect(readFileSync(path.join(cwd, 'notes.txt'), 'utf8')).toBe('new\n');
+    // Without permission nothing changes, whatever the read state; a deny on Edit stops Write too.
+    const denied = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'x' })], { cwd, env });
+    expect(denied.code).toBe(1);
+    const editDenied = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'x' }), '--deny', 'Edit', '--permission-mode', 'bypassPermissions'], { cwd, env });
+    expect(editDenied.code).toBe(1);
+    expect(editDenied.stdout).toContain('Edit');
+    expect(readFileSync(path.join(cwd, 'notes.txt'), 'utf8')).toBe('new\n');
+  });
+});
+
 describe('wield replay', () => {
   it('replays the demo session offline with no differences', async () => {
     const { cwd, env } = place();

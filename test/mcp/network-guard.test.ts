@@ -125,7 +125,7 @@ describe('guarded MCP transport', () => {
 
     const refusing = guardedFetch({ server: 'remote', url, resolver });
     await expect(refusing(url, init)).rejects.toThrow(
-      new RegExp(`MCP server "remote": refused to connect to internal\\.test:${target.port}: internal\\.test resolves to 127\\.0\\.0\\.1 is loopback.*allowedHosts.*redirect from ${url}`),
+      new RegExp(`MCP server "remote": refused to connect to internal\\.test:${target.port}: internal\\.test resolves to 127\\.0\\.0\\.1, which is loopback.*allowedHosts.*redirect from ${url}`),
     );
     expect(seen).toEqual([]);
 

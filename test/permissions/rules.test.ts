@@ -55,6 +55,16 @@ describe('toolNameMatches', () => {
     expect(toolNameMatches('mcp__git', mcp)).toBe(false);
     expect(toolNameMatches('Read', { name: 'Bash', aliases: [] })).toBe(false);
   });
+
+  it('an Edit rule covers the built-ins that edit files, a Read rule those that read them; not MCP look-alikes', () => {
+    const builtin = (name: string) => ({ name, aliases: [], source: 'builtin' });
+    expect(toolNameMatches('Edit', builtin('Write'))).toBe(true);
+    expect(toolNameMatches('Write', builtin('Edit'))).toBe(true);
+    for (const name of ['Read', 'Grep', 'Glob', 'LS']) expect(toolNameMatches('Read', builtin(name))).toBe(true);
+    expect(toolNameMatches('Edit', builtin('Bash'))).toBe(false);
+    expect(toolNameMatches('Read', builtin('WebFetch'))).toBe(false);
+    expect(toolNameMatches('Edit', { name: 'Write', aliases: [], source: 'mcp', server: 'x' })).toBe(false);
+  });
 });
 
 describe('matchPathRule', () => {

@@ -48,11 +48,14 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
   const policy = createPolicy({ settings, cwd, roots: ws.roots, home: ws.home, sandbox });
   const decision = policy.decide({ tool, input, toolCheck, session });
   const analysis = bashAnalysisOf(input);
-  const suggestions = decision.suggestions?.length ? `; to allow it: ${decision.suggestions.join(' or ')}` : '';
+  // Every suggested rule is needed: together they cover the parts nothing else allows.
+  const suggestions = decision.suggestions?.length ? `; to allow it: ${decision.suggestions.join(' and ')}` : '';
+  // With suggestions the engine's reason already names what is not allowed and why.
+  const detail = decision.rule !== undefined || decision.suggestions !== undefined ? '' : ` (${analysis.reason})`;
   return {
     decision: decision.behavior,
     readOnly: analysis.readOnly,
-    reason: `${decision.reason}${decision.rule ? '' : ` (${analysis.reason})`}${decision.behavior === 'ask' ? suggestions : ''}`,
+    reason: `${decision.reason}${detail}${decision.behavior === 'ask' ? suggestions : ''}`,
     commands: analysis.commands,
   };
 }

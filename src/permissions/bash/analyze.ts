@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { isLoaded, parseBash } from './parser.js';
-import type { BashAnalysis, PathScope } from './types.js';
+import type { BashAnalysis, BashPart, PathScope } from './types.js';
 import { walkStatement, type Analysis } from './walk.js';
 
 /** Nesting of `sh -c '…'` scripts the analyser follows before giving up. */
@@ -111,11 +111,18 @@ function hiddenSubstitution(node: Node, source: string, inBackquote: boolean): s
   return undefined;
 }
 
+/** The whole line as one part that is not read-only: rules must then match all of it. */
+const wholeLine = (command: string, reason: string): BashPart => ({ command, readOnly: false, reason, inShell: true });
+
+function result(readOnly: boolean, reason: string, parts: BashPart[], parseError?: boolean): BashAnalysis {
+  return { readOnly, reason, commands: parts.map((p) => p.command), parts, ...(parseError ? { parseError } : {}) };
+}
+
 function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis {
-  const notReadOnly = (reason: string, parseError?: boolean): BashAnalysis => ({
-    readOnly: false, reason, commands: a.commands.length ? a.commands : [command],
-    ...(parseError ? { parseError } : {}),
-  });
+  // A failure outside every part (`> ~/.bashrc && rm x`, `[[ -v 'a[$(touch p)]' ]]; rm x`) would
+  // otherwise pass unseen when rules cover each part.
+  const notReadOnly = (reason: string, parseError?: boolean): BashAnalysis =>
+    result(false, reason, a.loose !== undefined || a.parts.length === 0 ? [wholeLine(command, a.loose ?? reason), ...a.parts] : a.parts, parseError);
   if (depth > MAX_DEPTH) return notReadOnly('shell scripts nested too deeply');
   if (FOREIGN_BLANKS.test(command)) {
     return notReadOnly('the command contains control or invisible characters that the shell and the analyser read differently');
@@ -135,29 +142,31 @@ function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis 
     tree.delete();
   }
   if (a.reason) return notReadOnly(a.reason);
-  return { readOnly: true, reason: 'every command is a known read-only program with read-only arguments', commands: a.commands };
+  return result(true, 'every command is a known read-only program with read-only arguments', a.parts);
 }
 
 function newAnalysis(scope: PathScope, depth: number): Analysis {
   return {
     scope,
-    commands: [],
+    parts: [],
+    open: [],
     script(source, into) {
       const inner = analyzeInto(source, newAnalysis(scope, depth + 1), depth + 1);
-      into.commands.push(...inner.commands);
+      into.parts.push(...inner.parts);
       return inner.readOnly ? undefined : inner.reason;
     },
   };
 }
 
 export function analyzeBash(command: string, opts: { cwd?: string; roots?: string[] } = {}): BashAnalysis {
-  if (!isLoaded()) return { readOnly: false, reason: 'analyzer not loaded', commands: [command] };
+  if (!isLoaded()) return result(false, 'analyzer not loaded', [wholeLine(command, 'analyzer not loaded')]);
   const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
   try {
     return analyzeInto(command, newAnalysis({ cwd, roots }, 0), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".
-    return { readOnly: false, reason: `the analyser failed: ${err instanceof Error ? err.message : String(err)}`, commands: [command] };
+    const reason = `the analyser failed: ${err instanceof Error ? err.message : String(err)}`;
+    return result(false, reason, [wholeLine(command, reason)]);
   }
 }

@@ -4,8 +4,24 @@ import type { Node } from 'web-tree-sitter';
 export interface BashAnalysis {
   readOnly: boolean;
   reason: string;
+  /** The text of each part, for rules (`parts[i].command`). */
   commands: string[];
+  parts: BashPart[];
   parseError?: boolean;
+}
+
+/**
+ * One part of a command line as rules see it (a simple command, a wrapped or substituted one, or
+ * syntax the analyser does not accept), with the analyser's verdict for everything inside it.
+ */
+export interface BashPart {
+  command: string;
+  /** Nothing inside the part failed: its words, redirections, substitutions, wrapped commands. */
+  readOnly: boolean;
+  /** Why it is not read-only. */
+  reason?: string;
+  /** It may run in the shell itself (a builtin, a keyword, other syntax) and change what later parts see. */
+  inShell: boolean;
 }
 
 /** One shell word after quote removal, with what the shell would still do to it at run time. */

@@ -1,23 +1,44 @@
 // Walks the syntax tree: every statement, pipeline, list, subshell, substitution and redirection
-// must be read-only for the whole command to be. Anything not understood fails closed.
+// must be read-only for the whole command to be. Anything not understood fails closed. A failure
+// also marks each part (simple command) it happened inside, so rules can weigh parts one by one.
 import type { Node } from 'web-tree-sitter';
+import { runsInShell } from './builtins.js';
 import { checkEnvAssignment, programSpec, runArgv } from './command.js';
 import { checkPath } from './paths.js';
 import type { ProgramContext } from './program.js';
-import type { PathScope, Word } from './types.js';
+import type { BashPart, PathScope, Word } from './types.js';
 import { readWord } from './words.js';
 import { checkTest } from './test-command.js';
 
 export interface Analysis {
   scope: PathScope;
-  commands: string[];
+  parts: BashPart[];
+  /** Parts being walked, innermost last: a failure now is inside each of them. */
+  open: BashPart[];
   reason?: string;
+  /** The first failure outside every part (a redirect on `{ …; }`, `[[ … ]]`): the whole line is suspect. */
+  loose?: string;
   /** Analyses a nested script (sh -c); returns why it is not read-only. */
   script(source: string, into: Analysis): string | undefined;
 }
 
 function fail(a: Analysis, reason: string | undefined): void {
-  if (reason) a.reason ??= reason;
+  if (!reason) return;
+  a.reason ??= reason;
+  if (a.open.length === 0) a.loose ??= reason;
+  for (const part of a.open) {
+    if (part.readOnly) Object.assign(part, { readOnly: false, reason });
+  }
+}
+
+/** Runs `body` with `part` open, so what fails inside marks the part (and the parts around it). */
+function within<T>(a: Analysis, part: BashPart, body: () => T): T {
+  a.open.push(part);
+  try {
+    return body();
+  } finally {
+    a.open.pop();
+  }
 }
 
 /** Node types that only group statements; their named children are statements or inert words. */
@@ -66,8 +87,13 @@ function contextFor(a: Analysis): ProgramContext {
   return {
     scope: a.scope,
     runArgv: (words) => {
-      a.commands.push(words.map((w) => w.text).join(' '));
-      return runArgv(words, contextFor(a));
+      const part: BashPart = { command: words.map((w) => w.text).join(' '), readOnly: true, inShell: runsInShell(words[0]) };
+      a.parts.push(part);
+      return within(a, part, () => {
+        const why = runArgv(words, contextFor(a));
+        fail(a, why);
+        return why;
+      });
     },
     runScript: (source) => a.script(source, a),
     program: programSpec,
@@ -106,6 +132,12 @@ function splitRedirect(node: Node, parts: RedirectParts): void {
 }
 
 function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
+  const inner = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+  const part: BashPart = { command: [node.text, ...[...inner, ...redirects].map(redirectText)].join(' '), readOnly: true, inShell: true };
+  within(a, part, () => walkSimpleIn(node, redirects, part, a));
+}
+
+function walkSimpleIn(node: Node, redirects: readonly Node[], part: BashPart, a: Analysis): void {
   const words: Word[] = [];
   const parts: RedirectParts = { redirects: [], args: [], statements: [] };
   const takeArgs = (): void => {
@@ -133,8 +165,8 @@ function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
   }
   for (const r of redirects) splitRedirect(r, parts);
   takeArgs();
-  const inner = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
-  a.commands.push([node.text, ...[...inner, ...redirects].map(redirectText)].join(' '));
+  part.inShell = runsInShell(words[0]);
+  a.parts.push(part);
   for (const w of words) walkWord(w, a);
   for (const r of parts.redirects) walkRedirect(r, a);
   fail(a, runArgv(words, contextFor(a)));
@@ -246,7 +278,10 @@ export function walkStatement(node: Node, a: Analysis): void {
     return;
   }
   const why = NOT_READ_ONLY[node.type];
-  a.commands.push(node.text);
-  walkSubstitutions(node, a);
-  fail(a, why ? `\`${node.text}\` ${why}` : `\`${node.text}\` is shell syntax the analyser does not accept`);
+  const part: BashPart = { command: node.text, readOnly: true, inShell: true };
+  a.parts.push(part);
+  within(a, part, () => {
+    walkSubstitutions(node, a);
+    fail(a, why ? `\`${node.text}\` ${why}` : `\`${node.text}\` is shell syntax the analyser does not accept`);
+  });
 }
