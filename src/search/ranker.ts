@@ -35,7 +35,7 @@ const NOVELTY_BONUS = 0.06;
 
 /** One term's contributions (weight 1) to tool and server scores. */
 interface TermHits {
-  ids: readonly number[];
+  ids: Int32Array;
   tool: Float64Array;
   servers: number[];
   server: Float64Array;
@@ -167,7 +167,7 @@ function mentionedNames(store: IndexStore, text: string): Set<number> {
   const ids = new Set<number>();
   for (const token of text.split(/[^\p{L}\p{N}_-]+/u)) {
     if (!IDENTIFIER.test(token)) continue;
-    for (const id of store.byLowerName.get(token.toLowerCase()) ?? []) ids.add(id);
+    for (const id of store.byLowerName.get(token.toLowerCase())) ids.add(id);
   }
   return ids;
 }
@@ -189,7 +189,7 @@ function withNameWords(store: IndexStore, required: string[]): number[] {
 export function rankTools(store: IndexStore, text: string, required: string[], k: number, params: RankingParams): { id: number; score: number }[] {
   const weights = queryWeights(text, params);
   const dropCommon = [...weights.keys()].some((term) => {
-    const docFreq = store.postingsOf(term)?.ids.length ?? 0;
+    const docFreq = store.docFreq(term);
     return docFreq > 0 && !isCommon(store, docFreq);
   });
   const scorer = new QueryScorer(store, params, dropCommon);
@@ -201,7 +201,7 @@ export function rankTools(store: IndexStore, text: string, required: string[], k
   const clauses = clauseScores(scorer, text, params, sizes);
   const mentioned = mentionedNames(store, text);
   const candidates = required.length > 0 ? withNameWords(store, required) : touched;
-  const exactIds = new Set(store.byLowerName.get(text.trim().toLowerCase()) ?? []);
+  const exactIds = new Set(store.byLowerName.get(text.trim().toLowerCase()));
 
   let maxTool = 0;
   for (const id of candidates) maxTool = Math.max(maxTool, toolScores[id]);

@@ -4,6 +4,7 @@
 // strength as minisearch's per-field sum does, and (2) ranking blends each tool's score with its
 // server's score ("which provider fits this request" is often the strongest signal), which needs
 // the raw statistics. BM25/BM25F: Robertson & Zaragoza, "The Probabilistic Relevance Framework".
+import { grown } from './buffers.js';
 
 /** Field order in the packed term frequencies and in RankingParams arrays. */
 const FIELDS = ['name', 'server', 'hint', 'description', 'params'] as const;
@@ -51,43 +52,61 @@ const FIELD_BITS = 6;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 const MAX_TF = FIELD_MASK;
 
-/** Unique term ids of one tool with their packed per-field frequencies (parallel arrays). */
-export interface PackedTerms {
-  terms: number[];
-  packed: number[];
-}
+/**
+ * One tool's unique term ids (in order of first occurrence) with their packed per-field
+ * frequencies, gathered a word at a time into buffers reused from tool to tool: arrays per
+ * tool were much of an index build's garbage.
+ */
+export class TermPacker {
+  // All sized by term count (ensureTerms, as terms are made), so counting a word never grows a
+  // buffer (see grown).
+  terms = new Int32Array(0);
+  packed = new Int32Array(0);
+  /** Unique terms so far. */
+  count = 0;
+  // Indexed by term id: a term's slot in `terms`, valid only when its stamp is this tool's.
+  private slotOf = new Int32Array(0);
+  private stampOf = new Int32Array(0);
+  private stamp = 0;
 
-// Reused between calls and indexed by term id: a Map per indexed tool would be most of the
-// indexing garbage. A slot is valid only when its stamp is the current call's.
-const slotOf: number[] = [];
-const stampOf: number[] = [];
-const counts: number[] = [];
-let stamp = 0;
+  /** Makes room for term ids below `termCount`. */
+  ensureTerms(termCount: number): void {
+    if (termCount <= this.stampOf.length) return;
+    this.terms = grown(this.terms, termCount);
+    this.packed = grown(this.packed, termCount);
+    this.slotOf = grown(this.slotOf, termCount);
+    this.stampOf = grown(this.stampOf, termCount);
+  }
 
-export function packTf(fieldTerms: readonly (readonly number[])[]): PackedTerms {
-  stamp++;
-  const terms: number[] = [];
-  for (let field = 0; field < fieldTerms.length; field++) {
-    for (const term of fieldTerms[field]) {
-      let slot = slotOf[term];
-      if (stampOf[term] !== stamp) {
-        slot = terms.length;
-        slotOf[term] = slot;
-        stampOf[term] = stamp;
-        terms.push(term);
-        for (let f = 0; f < FIELD_COUNT; f++) counts[slot * FIELD_COUNT + f] = 0;
-      }
-      const at = slot * FIELD_COUNT + field;
-      if (counts[at] < MAX_TF) counts[at]++;
-    }
+  /** Starts the next tool. */
+  reset(): void {
+    this.count = 0;
+    this.stamp = (this.stamp + 1) | 0;
+    if (this.stamp === 0) this.restartStamps();
   }
-  const packed = new Array<number>(terms.length);
-  for (let slot = 0; slot < terms.length; slot++) {
-    let value = 0;
-    for (let f = FIELD_COUNT - 1; f >= 0; f--) value = (value << FIELD_BITS) | counts[slot * FIELD_COUNT + f];
-    packed[slot] = value;
+
+  /** Counts one occurrence of a term in a field. */
+  add(term: number, field: number): void {
+    let slot = this.slotOf[term];
+    if (this.stampOf[term] !== this.stamp) slot = this.newSlot(term);
+    const shift = field * FIELD_BITS;
+    if (((this.packed[slot] >>> shift) & FIELD_MASK) < MAX_TF) this.packed[slot] += 1 << shift;
   }
-  return { terms, packed };
+
+  private newSlot(term: number): number {
+    const slot = this.count++;
+    this.terms[slot] = term;
+    this.packed[slot] = 0;
+    this.slotOf[term] = slot;
+    this.stampOf[term] = this.stamp;
+    return slot;
+  }
+
+  /** After 2^32 tools the stamps come round again: old ones must not look current. */
+  private restartStamps(): void {
+    this.stampOf.fill(0);
+    this.stamp = 1;
+  }
 }
 
 /** Occurrences in the fields below `fieldLimit` (e.g. all but parameters). */

@@ -1,12 +1,16 @@
 // The index's storage: tools in numbered slots, per-term postings, per-field lengths, and
 // per-server totals. Incremental: adding or removing one tool touches only its own terms.
 import { ownName, type ToolDoc } from './doc.js';
-import { FIELD_COUNT, packTf, type PackedTerms } from './scorer.js';
+import { grown } from './buffers.js';
+import { PostingArena, type Postings } from './postings.js';
+import { FIELD_COUNT, TermPacker } from './scorer.js';
 import { termOf, unicodePieceWords, WordScanner } from './tokenize.js';
 import { WordTable } from './word-table.js';
 
 export interface Entry {
   doc: ToolDoc;
+  /** The object the tool was added from (a Tool, or the doc), so a sync can skip it unread. */
+  source: object;
   /** Lower-case full name, for `+word` queries. */
   lowerName: string;
   /** Words and terms of the name, computed on the first `+word` query. */
@@ -19,11 +23,7 @@ export interface Entry {
   serverId: number;
 }
 
-/** One term's postings: parallel arrays of tool ids and packed field frequencies. */
-export interface Postings {
-  ids: number[];
-  tfs: number[];
-}
+export type { Postings } from './postings.js';
 
 export interface ServerEntry {
   name: string;
@@ -38,20 +38,23 @@ export interface ServerEntry {
  */
 export const SERVER_FIELDS = 4;
 
+/** Few, so the per-tool arrays first grow while the first tools are indexed (see grown). */
+const INITIAL_TOOL_SLOTS = 16;
+
 export class IndexStore {
   // Tools live in slots addressed by number (ids are reused after removal): typed score arrays
-  // and number postings keep a query over 10,000 tools near a millisecond.
+  // and typed postings keep a query over 10,000 tools near a millisecond.
   readonly entries: (Entry | undefined)[] = [];
   readonly ids = new Map<string, number>();
   /** Lower-case full and own names → ids, for exact-name queries and select:. */
-  readonly byLowerName = new Map<string, number[]>();
+  readonly byLowerName = new NameIds();
   /** Per tool, FIELD_COUNT term counts (id * FIELD_COUNT + field). */
-  readonly lengths: number[] = [];
+  lengths = new Int32Array(INITIAL_TOOL_SLOTS * FIELD_COUNT);
   readonly fieldTotals = new Array<number>(FIELD_COUNT).fill(0);
   /** Server slot per tool id (-1: none), dense so a query need not visit the entries. */
-  readonly serverOf: number[] = [];
+  serverOf = new Int32Array(INITIAL_TOOL_SLOTS);
   /** Postings by term id; a list emptied by removals stays, empty. */
-  private readonly postingLists: Postings[] = [];
+  private readonly postings = new PostingArena();
   private readonly termIds = new Map<string, number>();
   private readonly termNames: string[] = [];
   /** word → term id (-1: stop word): one lookup per word while indexing. */
@@ -60,6 +63,11 @@ export class IndexStore {
     return term === null ? -1 : this.termId(term);
   });
   private readonly scanner = new WordScanner();
+  // What analyse found for the last tool, in buffers reused from tool to tool.
+  private readonly packer = new TermPacker();
+  private readonly fieldLengths = new Int32Array(FIELD_COUNT);
+  /** Unique terms of the name: the first ones in the packer, as the name is read first. */
+  private nameTermCount = 0;
   readonly servers: (ServerEntry | undefined)[] = [];
   readonly serverIds = new Map<string, number>();
   serverLengthTotal = 0;
@@ -72,8 +80,13 @@ export class IndexStore {
   /** The postings of an index term, undefined when no tool has it. */
   postingsOf(term: string): Postings | undefined {
     const id = this.termIds.get(term);
-    const list = id === undefined ? undefined : this.postingLists[id];
-    return list && list.ids.length > 0 ? list : undefined;
+    return id === undefined || this.postings.count(id) === 0 ? undefined : this.postings.view(id);
+  }
+
+  /** How many tools have an index term. */
+  docFreq(term: string): number {
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.postings.count(id);
   }
 
   entryOf(name: string): Entry | undefined {
@@ -81,29 +94,27 @@ export class IndexStore {
     return id === undefined ? undefined : this.entries[id];
   }
 
-  add(doc: ToolDoc): void {
+  add(doc: ToolDoc, source: object = doc): void {
     if (this.ids.has(doc.name)) this.remove(doc.name);
-    const { own, fields, tf } = this.analyse(doc);
+    const own = this.analyse(doc);
     const id = this.freeIds.pop() ?? this.entries.length;
+    if (id === this.serverOf.length) this.growToolSlots();
     const serverId = doc.server ? this.serverSlot(doc.server) : -1;
     let serverWords = 0;
-    for (let f = 0; f < SERVER_FIELDS; f++) serverWords += fields[f].length;
-    const entry: Entry = { doc, lowerName: doc.name.toLowerCase(), serverWords, nameTerms: this.uniqueTerms(fields[0]), serverId };
+    for (let f = 0; f < SERVER_FIELDS; f++) serverWords += this.fieldLengths[f];
+    const entry: Entry = { doc, source, lowerName: doc.name.toLowerCase(), serverWords, nameTerms: this.nameTerms(), serverId };
     this.entries[id] = entry;
     this.serverOf[id] = serverId;
     this.ids.set(doc.name, id);
-    pushTo(this.byLowerName, entry.lowerName, id);
+    this.byLowerName.add(entry.lowerName, id);
     const lowerOwn = own.toLowerCase();
-    if (lowerOwn !== entry.lowerName) pushTo(this.byLowerName, lowerOwn, id);
+    if (lowerOwn !== entry.lowerName) this.byLowerName.add(lowerOwn, id);
     for (let f = 0; f < FIELD_COUNT; f++) {
-      this.lengths[id * FIELD_COUNT + f] = fields[f].length;
-      this.fieldTotals[f] += fields[f].length;
+      this.lengths[id * FIELD_COUNT + f] = this.fieldLengths[f];
+      this.fieldTotals[f] += this.fieldLengths[f];
     }
-    for (let i = 0; i < tf.terms.length; i++) {
-      const list = this.postingLists[tf.terms[i]];
-      list.ids.push(id);
-      list.tfs.push(tf.packed[i]);
-    }
+    const { terms, packed, count } = this.packer;
+    for (let i = 0; i < count; i++) this.postings.push(terms[i], id, packed[i]);
     if (serverId >= 0) this.serverAdd(serverId, serverWords, 1);
   }
 
@@ -114,66 +125,65 @@ export class IndexStore {
     this.entries[id] = undefined;
     this.ids.delete(name);
     this.freeIds.push(id);
-    for (const lower of new Set([entry.lowerName, ownName(name, entry.doc.server).toLowerCase()])) {
-      const rest = (this.byLowerName.get(lower) ?? []).filter((other) => other !== id);
-      if (rest.length > 0) this.byLowerName.set(lower, rest);
-      else this.byLowerName.delete(lower);
-    }
+    for (const lower of new Set([entry.lowerName, ownName(name, entry.doc.server).toLowerCase()])) this.byLowerName.delete(lower, id);
     for (let f = 0; f < FIELD_COUNT; f++) this.fieldTotals[f] -= this.lengths[id * FIELD_COUNT + f];
     // Terms are computed again rather than kept per tool: removal is rare, memory is not.
-    for (const term of this.analyse(entry.doc).tf.terms) {
-      const list = this.postingLists[term];
-      const at = list.ids.indexOf(id);
-      if (at < 0) continue;
-      // Order within a postings list does not matter: the last one takes the removed place.
-      list.ids[at] = list.ids[list.ids.length - 1];
-      list.tfs[at] = list.tfs[list.tfs.length - 1];
-      list.ids.pop();
-      list.tfs.pop();
-    }
+    this.analyse(entry.doc);
+    const { terms, count } = this.packer;
+    for (let i = 0; i < count; i++) this.postings.remove(terms[i], id);
     if (entry.serverId >= 0) this.serverAdd(entry.serverId, entry.serverWords, -1);
   }
 
-  /** A tool's term ids per field and packed per term; the same for adding and removing. */
-  private analyse(doc: ToolDoc): { own: string; fields: number[][]; tf: PackedTerms } {
+  /**
+   * Reads a tool's fields into the packer (its terms and their packed frequencies) and
+   * fieldLengths; the same for adding and removing. Returns the tool's own name.
+   */
+  private analyse(doc: ToolDoc): string {
     const own = ownName(doc.name, doc.server);
-    const fields = [
-      this.termIdsOf(own),
-      this.termIdsOf(doc.server ?? ''),
-      this.termIdsOf(doc.searchHint ?? ''),
-      this.termIdsOf(doc.description),
-      this.termIdsOf(doc.params),
-    ];
-    return { own, fields, tf: packTf(fields) };
+    this.packer.reset();
+    this.fieldLengths.fill(0);
+    this.indexField(own, 0);
+    this.nameTermCount = this.packer.count;
+    this.indexField(doc.server ?? '', 1);
+    this.indexField(doc.searchHint ?? '', 2);
+    this.indexField(doc.description, 3);
+    this.indexField(doc.params, 4);
+    return own;
   }
 
-  /** The terms of ids, first occurrences in order; a name has a few, so a list beats a Set. */
-  private uniqueTerms(ids: number[]): string[] {
-    const unique: string[] = [];
-    for (const id of ids) {
-      const term = this.termNames[id];
-      if (!unique.includes(term)) unique.push(term);
-    }
-    return unique;
+  /** The unique terms of the last analysed name, first occurrences in order. */
+  private nameTerms(): string[] {
+    const names = new Array<string>(this.nameTermCount);
+    for (let i = 0; i < this.nameTermCount; i++) names[i] = this.termNames[this.packer.terms[i]];
+    return names;
   }
 
-  /** Term ids of a text's words, stop words left out; ASCII words need no string (WordTable). */
-  private termIdsOf(text: string): number[] {
-    const ids: number[] = [];
-    this.scanner.scan(text);
-    const { starts, ends, hashes, unicode } = this.scanner;
-    for (let i = 0; i < this.scanner.count; i++) {
-      if (unicode[i]) {
-        for (const word of unicodePieceWords(text, starts[i], ends[i])) {
-          const id = this.wordTerms.wordValue(word);
-          if (id >= 0) ids.push(id);
-        }
+  /**
+   * Counts a text's words as terms of `field`, stop words left out; ASCII words need no string
+   * (WordTable).
+   */
+  private indexField(text: string, field: number): void {
+    const scanner = this.scanner;
+    scanner.scan(text);
+    for (let i = 0; i < scanner.count; i++) {
+      if (scanner.unicode[i]) {
+        for (const word of unicodePieceWords(text, scanner.starts[i], scanner.ends[i])) this.addTerm(this.wordTerms.wordValue(word), field);
       } else {
-        const id = this.wordTerms.rangeValue(text, starts[i], ends[i], hashes[i]);
-        if (id >= 0) ids.push(id); // -1: a stop word
+        this.addTerm(this.wordTerms.rangeValue(text, scanner.starts[i], scanner.ends[i], scanner.hashes[i]), field);
       }
     }
-    return ids;
+  }
+
+  /** One word of a field, by its term id (-1: a stop word, left out). */
+  private addTerm(term: number, field: number): void {
+    if (term < 0) return;
+    this.fieldLengths[field]++;
+    this.packer.add(term, field);
+  }
+
+  private growToolSlots(): void {
+    this.serverOf = grown(this.serverOf, 0);
+    this.lengths = grown(this.lengths, 0);
   }
 
   private termId(term: string): number {
@@ -182,7 +192,8 @@ export class IndexStore {
       id = this.termNames.length;
       this.termIds.set(term, id);
       this.termNames.push(term);
-      this.postingLists.push({ ids: [], tfs: [] });
+      this.postings.addList();
+      this.packer.ensureTerms(this.termNames.length);
     }
     return id;
   }
@@ -214,8 +225,32 @@ export class IndexStore {
   }
 }
 
-function pushTo(map: Map<string, number[]>, key: string, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+/**
+ * Names → tool ids. Nearly every name is one tool's, so one id is kept as a number and only a
+ * shared name gets an array: an array per name was a tenth of the index's heap.
+ */
+export class NameIds {
+  private readonly map = new Map<string, number | number[]>();
+
+  /** Ids in the order they were added; empty for an unknown name. */
+  get(name: string): readonly number[] {
+    const ids = this.map.get(name);
+    if (ids === undefined) return [];
+    return typeof ids === 'number' ? [ids] : ids;
+  }
+
+  add(name: string, id: number): void {
+    const ids = this.map.get(name);
+    if (ids === undefined) this.map.set(name, id);
+    else if (typeof ids === 'number') this.map.set(name, [ids, id]);
+    else ids.push(id);
+  }
+
+  delete(name: string, id: number): void {
+    const ids = this.map.get(name);
+    if (ids === id) this.map.delete(name);
+    if (typeof ids !== 'object') return;
+    const rest = ids.filter((other) => other !== id);
+    this.map.set(name, rest.length === 1 ? rest[0] : rest);
+  }
 }

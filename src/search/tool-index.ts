@@ -36,8 +36,6 @@ export class ToolIndex {
   private readonly ranking: RankingParams;
   private readonly reranker?: Reranker;
   private readonly store = new IndexStore();
-  /** The object each tool was last synced from, to skip unchanged tools cheaply. */
-  private readonly sources = new Map<string, AnyTool | ToolDoc>();
 
   constructor(options: ToolIndexOptions = {}) {
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
@@ -62,17 +60,11 @@ export class ToolIndex {
 
   /** Adds tools, replacing any indexed under the same name. */
   add(tools: Iterable<AnyTool | ToolDoc>): void {
-    for (const tool of tools) {
-      this.store.add(isToolDoc(tool) ? tool : docFromTool(tool));
-      this.sources.set(tool.name, tool);
-    }
+    for (const tool of tools) this.store.add(isToolDoc(tool) ? tool : docFromTool(tool), tool);
   }
 
   remove(names: Iterable<string>): void {
-    for (const name of names) {
-      this.store.remove(name);
-      this.sources.delete(name);
-    }
+    for (const name of names) this.store.remove(name);
   }
 
   /**
@@ -83,18 +75,13 @@ export class ToolIndex {
   sync(tools: Iterable<AnyTool | ToolDoc>): void {
     const wanted = new Map<string, AnyTool | ToolDoc>();
     for (const tool of tools) wanted.set(tool.name, tool);
-    for (const name of this.names()) {
-      if (!wanted.has(name)) {
-        this.store.remove(name);
-        this.sources.delete(name);
-      }
-    }
+    for (const name of this.names()) if (!wanted.has(name)) this.store.remove(name);
     for (const [name, tool] of wanted) {
-      if (this.sources.get(name) === tool) continue;
+      const current = this.store.entryOf(name);
+      if (current?.source === tool) continue;
       const doc = isToolDoc(tool) ? tool : docFromTool(tool);
-      const current = this.store.entryOf(name)?.doc;
-      if (!current || signatureOf(current) !== signatureOf(doc)) this.store.add(doc);
-      this.sources.set(name, tool);
+      if (!current || signatureOf(current.doc) !== signatureOf(doc)) this.store.add(doc, tool);
+      else current.source = tool;
     }
   }
 
@@ -147,7 +134,7 @@ export class ToolIndex {
   private resolveName(wanted: string): number | undefined {
     const exact = this.store.ids.get(wanted);
     if (exact !== undefined) return exact;
-    const matches = this.store.byLowerName.get(wanted.toLowerCase()) ?? [];
+    const matches = this.store.byLowerName.get(wanted.toLowerCase());
     return matches.length === 1 ? matches[0] : undefined;
   }
 }

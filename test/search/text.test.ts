@@ -46,6 +46,18 @@ describe('terms and stemming', () => {
     expect(stem('news')).not.toBe(stem('new'));
   });
 
+  it('stems by the rules of Porter\'s steps 1a-1c and the few step-2 suffixes kept', () => {
+    const stems: Record<string, string> = {
+      caresses: 'caress', ponies: 'poni', ties: 'tie', cats: 'cat', status: 'status', analysis: 'analysis',
+      agreed: 'agree', feed: 'feed', plastered: 'plaster', motoring: 'motor', sing: 'sing', eyeing: 'eye',
+      conflated: 'conflate', troubled: 'trouble', sized: 'size', hopping: 'hop', tanned: 'tan', falling: 'fall',
+      hissing: 'hiss', fizzed: 'fizz', filing: 'file', failing: 'fail', boxing: 'box', snowing: 'snow',
+      happy: 'happi', sky: 'sky', enjoyed: 'enjoi', crying: 'cry', played: 'plai',
+      relational: 'relate', generalization: 'generalize', operator: 'operate', hopefulness: 'hopeful',
+    };
+    for (const [word, expected] of Object.entries(stems)) expect(stem(word)).toBe(expected);
+  });
+
   it('stemming never lengthens a word much, and short words stay as they are', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z]{1,15}$/), (word) => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rangeIsWord, splitWords, splitWordsUnicode, terms, wordAt, wordHash, WordScanner } from '../../src/search/tokenize.js';
-import { IndexStore } from '../../src/search/store.js';
+import { IndexStore, type Postings } from '../../src/search/store.js';
 import { ownName, type ToolDoc } from '../../src/search/doc.js';
 import { countBelow, FIELD_COUNT } from '../../src/search/scorer.js';
 
@@ -111,7 +111,7 @@ describe('IndexStore word table', () => {
           const list = store.postingsOf(term);
           const at = list?.ids.indexOf(id) ?? -1;
           expect(at).toBeGreaterThanOrEqual(0);
-          const packed = (list as { tfs: number[] }).tfs[at];
+          const packed = (list as Postings).tfs[at];
           for (let f = 0; f < FIELD_COUNT; f++) {
             const count = countBelow(packed, f + 1) - countBelow(packed, f);
             expect(count).toBe(fields[f].filter((t) => t === term).length);
@@ -131,7 +131,7 @@ describe('IndexStore word table', () => {
     store.add({ name: 'upper', description: variants.join(' '), params: '' });
     for (const word of words) {
       const [term] = terms(word);
-      const ids = store.postingsOf(term)?.ids ?? [];
+      const ids = [...(store.postingsOf(term)?.ids ?? [])];
       expect(ids.map((id) => store.entries[id]?.doc.name).sort()).toEqual(['lower', 'upper']);
     }
   });
