@@ -3,9 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
 import { cutOffCallMessage, endOfReply, isCompleteJSON, releaseHeld } from '../../src/agent/cutoff.js';
-import type { AgentEvent } from '../../src/agent/events.js';
 import type { Message, StopReason } from '../../src/providers/types.js';
-import { callTools, expectPaired, harness, noteTool, prompt, reply, scriptedProvider, type ScriptedTurn } from './scripted.js';
+import { callTools, expectPaired, harness, noteTool, prompt, reply, runScripted, scriptedProvider, type ScriptedTurn } from './scripted.js';
 
 function results(messages: readonly Message[]) {
   return messages.flatMap((m) => (m.role === 'user' ? m.content.filter((p) => p.type === 'tool_result') : [])) as {
@@ -22,21 +21,7 @@ function endingWith(turn: ScriptedTurn, stopReason: StopReason): ScriptedTurn {
   return turn.map((step) => (step.type === 'message_end' ? { ...step, stopReason } : step));
 }
 
-async function run(turns: ScriptedTurn[]) {
-  const h = harness();
-  const provider = scriptedProvider(turns);
-  const events: AgentEvent[] = [];
-  const result = await runAgent({
-    provider,
-    model: 'test-model',
-    messages: [prompt('go')],
-    registry: h.registry,
-    rt: h.rt,
-    signal: new AbortController().signal,
-    onEvent: (event) => events.push(event),
-  });
-  return { result, provider, events };
-}
+const run = (turns: ScriptedTurn[]) => runScripted(turns);
 
 describe('cut-off decisions', () => {
   it('isCompleteJSON: whole values and no arguments are complete, a cut object is not', () => {

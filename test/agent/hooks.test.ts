@@ -3,11 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runAgent, MAX_STOP_CONTINUATIONS } from '../../src/agent/loop.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import { MAX_STOP_CONTINUATIONS } from '../../src/agent/loop.js';
 import { hooksFromSettings } from '../../src/hooks/settings.js';
 import type { HookSettings } from '../../src/permissions/schema.js';
-import { callTools, expectPaired, harness, prompt, reply, scriptedProvider, type ScriptedTurn } from './scripted.js';
+import { callTools, expectPaired, harness, prompt, reply, runScripted, type ScriptedTurn } from './scripted.js';
 
 /** Writes an executable hook script into the harness folder and returns its path. */
 function script(dir: string, name: string, body: string): string {
@@ -19,18 +18,8 @@ function script(dir: string, name: string, body: string): string {
 
 async function run(turns: ScriptedTurn[], hooks: (dir: string) => HookSettings) {
   const h = harness();
-  const provider = scriptedProvider(turns);
-  const events: AgentEvent[] = [];
-  const result = await runAgent({
-    provider,
-    model: 'm',
-    messages: [prompt('fix the bug')],
-    registry: h.registry,
-    rt: h.rt,
-    signal: new AbortController().signal,
-    hooks: hooksFromSettings(hooks(h.cwd), { cwd: h.cwd, log: () => undefined }),
-    onEvent: (event) => events.push(event),
-  });
+  const hookSet = hooksFromSettings(hooks(h.cwd), { cwd: h.cwd, log: () => undefined });
+  const { result, provider, events } = await runScripted(turns, { h, model: 'm', messages: [prompt('fix the bug')], hooks: hookSet });
   return { result, provider, events, cwd: h.cwd };
 }
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
-import type { AgentEvent } from '../../src/agent/events.js';
 import type { Message } from '../../src/providers/types.js';
-import { callTools, expectPaired, harness, prompt, reply, scriptedProvider, type ScriptedTurn } from './scripted.js';
+import { callTools, expectPaired, harness, prompt, reply, runScripted, scriptedProvider, type Harness, type ScriptedTurn } from './scripted.js';
 
 function results(messages: readonly Message[]) {
   return messages.flatMap((m) => (m.role === 'user' ? m.content.filter((p) => p.type === 'tool_result') : [])) as {
@@ -15,22 +14,8 @@ function results(messages: readonly Message[]) {
 
 const text = (r: { content: { type: string; text?: string }[] }) => r.content.map((b) => b.text ?? '').join('');
 
-async function run(turns: ScriptedTurn[], opts: { maxTurns?: number; signal?: AbortSignal; h?: ReturnType<typeof harness> } = {}) {
-  const h = opts.h ?? harness();
-  const provider = scriptedProvider(turns);
-  const events: AgentEvent[] = [];
-  const result = await runAgent({
-    provider,
-    model: 'test-model',
-    messages: [prompt('go')],
-    registry: h.registry,
-    rt: h.rt,
-    maxTurns: opts.maxTurns,
-    signal: opts.signal ?? new AbortController().signal,
-    onEvent: (event) => events.push(event),
-  });
-  return { result, provider, events };
-}
+const run = (turns: ScriptedTurn[], opts: { maxTurns?: number; signal?: AbortSignal; h?: Harness } = {}) =>
+  runScripted(turns, { h: opts.h, maxTurns: opts.maxTurns, ...(opts.signal ? { signal: opts.signal } : {}) });
 
 describe('runAgent', () => {
   it('runs model → tools → model until the model stops, sending results back', async () => {

@@ -11,6 +11,8 @@ import { ToolRegistry } from '../../src/registry/registry.js';
 import { createRuntime } from '../../src/pipeline/runtime.js';
 import { allowAll } from '../../src/permissions/policies.js';
 import type { RuntimeContext } from '../../src/pipeline/types.js';
+import { runAgent, type RunAgentOptions } from '../../src/agent/loop.js';
+import type { AgentEvent } from '../../src/agent/events.js';
 import { ProviderError, type Message, type ModelProvider, type ModelRequest, type ModelStreamEvent } from '../../src/providers/types.js';
 
 export type Step =
@@ -120,6 +122,24 @@ export function harness(tools: AnyTool[] = [sleepTool, noteTool], overrides: Par
 
 export function prompt(text: string): Message {
   return { role: 'user', content: [{ type: 'text', text }] };
+}
+
+/** Runs the agent loop over a scripted model, collecting its events; `options` adds to or overrides the defaults. */
+export async function runScripted(turns: ScriptedTurn[], options: Partial<RunAgentOptions> & { h?: Harness } = {}) {
+  const { h = harness(), ...overrides } = options;
+  const provider = scriptedProvider(turns);
+  const events: AgentEvent[] = [];
+  const result = await runAgent({
+    provider,
+    model: 'test-model',
+    messages: [prompt('go')],
+    registry: h.registry,
+    rt: h.rt,
+    signal: new AbortController().signal,
+    onEvent: (event) => events.push(event),
+    ...overrides,
+  });
+  return { result, provider, events, h };
 }
 
 /** The history invariant: every tool_use is answered by exactly one tool_result in the next message, and no result is orphaned. */
