@@ -79,6 +79,9 @@ export function parseServerConfig(raw: unknown): { ok: true; config: McpServerCo
     return { ok: false, message: 'expected an object like {"command": "...", "args": [...]} or {"type": "http", "url": "..."}' };
   }
   const entry = raw as Record<string, unknown>;
+  if (entry.type === undefined && !('command' in entry) && !('url' in entry)) {
+    return { ok: false, message: 'needs "command" (a program to run over stdio) or "url" (Streamable HTTP); servers go in {"mcpServers": {"name": {...}}}' };
+  }
   if (entry.type === 'sse') {
     return { ok: false, message: 'type "sse" (the deprecated HTTP+SSE transport) is not supported; use {"type": "http", "url": ...} (Streamable HTTP)' };
   }

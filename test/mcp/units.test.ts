@@ -101,6 +101,11 @@ describe('configuration', () => {
     expect(loadMcpConfigs({ cwd: dir, trusted: false, mcpConfigFlag: '{oops' }).errors[0].message).toMatch(/^inline JSON:1:2: invalid JSON/);
   });
 
+  it('an entry with neither command nor url says what a server needs and where servers go', () => {
+    const { errors } = parseServerRecord({ servers: {} }, 'test');
+    expect(errors).toEqual([{ server: 'servers', source: 'test', message: expect.stringMatching(/needs "command".*or "url".*\{"mcpServers"/) }]);
+  });
+
   it('a malformed .mcp.json is reported with its line and column', () => {
     const dir = tempDir('config');
     writeFileSync(path.join(dir, '.mcp.json'), '{\n  "mcpServers": {\n    "a": {"command": "x"},,\n  }\n}');
