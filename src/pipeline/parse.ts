@@ -15,7 +15,7 @@ export function parseArguments(raw: unknown, schema: JSONSchema): StageResult<To
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
     value = {};
   } else if (typeof raw === 'string') {
-    const parsed = parseJSONText(raw);
+    const parsed = parseJSONText(raw, schema);
     if (!parsed.ok) return parsed;
     value = parsed.value;
     notes.push(...(parsed.notes ?? []));
@@ -30,7 +30,7 @@ export function parseArguments(raw: unknown, schema: JSONSchema): StageResult<To
   return { ok: true, value: coerced as ToolInput, notes };
 }
 
-function parseJSONText(text: string): StageResult<unknown> {
+function parseJSONText(text: string, schema: JSONSchema): StageResult<unknown> {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
@@ -43,10 +43,22 @@ function parseJSONText(text: string): StageResult<unknown> {
     } catch {
       return fail(
         `Tool arguments are not valid JSON (${messageOf(error)}) and could not be repaired. ` +
-          `Send a JSON object, e.g. {"file_path": "src/a.ts"}.`,
+          `Send one JSON object with this tool's parameters, e.g. ${exampleArguments(schema)}.`,
       );
     }
   }
+}
+
+/** Placeholder values by JSON Schema type, for the shape of an example. */
+const PLACEHOLDERS: Record<string, unknown> = { string: '...', number: 1, integer: 1, boolean: true, array: [], object: {}, null: null };
+
+/** The shape of a call to this tool: its required parameters (or the first few) with placeholders. */
+function exampleArguments(schema: JSONSchema): string {
+  const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, JSONSchema>) : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string' && name in properties) : [];
+  const names = required.length > 0 ? required : Object.keys(properties).slice(0, 3);
+  const example = Object.fromEntries(names.map((name) => [name, PLACEHOLDERS[schemaTypes(properties[name])[0] ?? 'string'] ?? '...']));
+  return JSON.stringify(example);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

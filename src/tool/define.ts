@@ -86,13 +86,19 @@ export function defaultToModel(output: unknown): ToolResultContent {
 }
 
 export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDefinition<I, O>): Tool<I, O> {
-  if (!TOOL_NAME.test(def.name)) {
+  // (test() would read a missing name as the word "undefined")
+  if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name)) {
     throw new Error(`defineTool: name ${JSON.stringify(def.name)} must be 1-64 characters of [A-Za-z0-9_-]`);
   }
   if (!def.inputSchema && !def.inputJSONSchema) {
     throw new Error(`defineTool(${def.name}): give inputSchema (Standard Schema) or inputJSONSchema`);
   }
+  if (typeof def.call !== 'function') throw new Error(`defineTool(${def.name}): give call, the function that runs the tool`);
   const inputJSONSchema = def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1);
+  // Every model API takes tool arguments as one JSON object; a string or array schema could never be called.
+  if (typeof inputJSONSchema !== 'object' || inputJSONSchema === null || (inputJSONSchema.type !== undefined && inputJSONSchema.type !== 'object')) {
+    throw new Error(`defineTool(${def.name}): the input schema must describe a JSON object ({"type": "object", "properties": {...}}, or z.object(...)), not ${JSON.stringify(inputJSONSchema.type ?? inputJSONSchema)}`);
+  }
   return {
     name: def.name,
     aliases: def.aliases ?? [],

@@ -32,5 +32,11 @@ describe('defineTool', () => {
     expect(() => defineTool({ name: 'bad name', description: '', inputJSONSchema: {}, call: async () => 1 })).toThrow(/A-Za-z0-9_-/);
     expect(() => defineTool({ name: 'x'.repeat(65), description: '', inputJSONSchema: {}, call: async () => 1 })).toThrow();
     expect(() => defineTool({ name: 'NoSchema', description: '', call: async () => 1 })).toThrow(/inputSchema/);
+    // Plain JavaScript callers can leave out what the types require.
+    const untyped = defineTool as unknown as (def: Record<string, unknown>) => unknown;
+    expect(() => untyped({ description: '', inputJSONSchema: {}, call: async () => 1 })).toThrow(/name undefined must be/);
+    expect(() => untyped({ name: 'NoCall', description: '', inputJSONSchema: {} })).toThrow(/give call/);
+    expect(() => defineTool({ name: 'Str', description: '', inputJSONSchema: { type: 'string' }, call: async () => 1 })).toThrow(/must describe a JSON object/);
+    expect(() => defineTool({ name: 'ZodStr', description: '', inputSchema: z.string(), call: async () => 1 })).toThrow(/must describe a JSON object/);
   });
 });

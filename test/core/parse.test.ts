@@ -40,6 +40,16 @@ describe('parseArguments', () => {
     expect(parseArguments({ n: 'five' }, schema)).toMatchObject({ ok: true, value: { n: 'five' } });
   });
 
+  it('JSON that cannot be repaired gets an example shaped like this tool\'s own parameters', () => {
+    const add = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' }, label: { type: 'string' } }, required: ['a', 'b'] };
+    const result = parseArguments('{"a":1,"b":2} trailing', add);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.content[0]).toMatchObject({ text: expect.stringContaining('e.g. {"a":1,"b":1}') });
+    const none = parseArguments('{"a":1} trailing', { type: 'object', properties: { q: { type: 'string' } } });
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.error.content[0]).toMatchObject({ text: expect.stringContaining('e.g. {"q":"..."}') });
+  });
+
   it('refuses non-objects with an actionable message', () => {
     for (const raw of ['[1,2]', '42', '"str"', [1], 7]) {
       const result = parseArguments(raw, schema);
