@@ -52,15 +52,13 @@ function fromFlag(flag: string, cwd: string, env: Record<string, string | undefi
 }
 
 /**
- * What is wrong with a `--mcp-config` value (unreadable, not JSON, not a servers object, a bad
- * server entry), or undefined. Given on the command line, it is fixed there before anything runs;
- * a bad entry in a settings file only leaves that server out.
+ * What is wrong with a `--mcp-config` value as a whole (unreadable, not JSON, not a servers
+ * object), or undefined. One bad server entry is not this: it is reported (`wield mcp list`
+ * lists it) and the other servers still start.
  */
-export function mcpConfigFlagError(flag: string, cwd: string, env: Record<string, string | undefined> = process.env): string | undefined {
-  const { errors } = fromFlag(flag, cwd, env);
-  if (errors.length === 0) return undefined;
-  const listed = errors.map((error) => (error.server === '*' ? error.message : `server "${error.server}": ${error.message}`));
-  return `--mcp-config: ${listed.join('; ')}`;
+export function mcpConfigFlagError(flag: string, cwd: string): string | undefined {
+  const whole = fromFlag(flag, cwd, {}).errors.find((error) => error.server === '*');
+  return whole && `--mcp-config: ${whole.message}`;
 }
 
 /** A stdio server's relative `cwd` means relative to the project. */

@@ -169,9 +169,12 @@ describe('usage errors', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/--mcp-config: .*bad\.json:2:24: invalid JSON/);
     }
-    const badEntry = await runCli(cli, ['mcp', 'list', '--mcp-config', '{"mcpServers": {"x": {"command": 42}}}'], { cwd, env });
-    expect(badEntry.code).toBe(2);
-    expect(badEntry.stderr).toContain('--mcp-config: server "x": command:');
+    const badEntry = await runCli(cli, ['mcp', 'list', '--json', '--mcp-config', '{"mcpServers": {"x": {"command": 42}, "y": {"args": []}}}'], { cwd, env });
+    expect(badEntry.code).toBe(1);
+    expect(JSON.parse(badEntry.stdout).configErrors).toEqual([
+      expect.objectContaining({ server: 'x', error: expect.stringContaining('command') }),
+      expect.objectContaining({ server: 'y', error: expect.stringContaining('needs "command"') }),
+    ]);
     const array = await runCli(cli, ['tools', '--mcp-config', '[]'], { cwd, env });
     expect(array.code).toBe(2);
     expect(array.stderr).toContain('not a JSON array');
