@@ -29,6 +29,7 @@ export * from './mcp/index.js';
 export { createPolicy, decideCall, type WieldPolicy } from './permissions/engine.js';
 export { loadSettings, trustProject, type WieldSettings } from './permissions/settings.js';
 export { persistRule } from './permissions/persist.js';
+export { readDenyPredicate } from './permissions/read-deny.js';
 export { parseRule, formatRule } from './permissions/rules.js';
 export { hooksFromSettings } from './hooks/settings.js';
 export { runCommandHook } from './hooks/command.js';

@@ -3,6 +3,7 @@
 import type { WieldSettings } from '../permissions/settings.js';
 import { loadCliSettings } from './settings.js';
 import { createPolicy, type SandboxOption, type WieldPolicy } from '../permissions/engine.js';
+import { readDenyPredicate } from '../permissions/read-deny.js';
 import { createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
 import { loadBashAnalyzer } from '../permissions/bash/index.js';
 import { bashAnalysisOf, type BashInput } from '../tools/bash.js';
@@ -67,6 +68,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     cwd: options.cwd,
     roots: [options.cwd, ...settings.permissions.additionalDirectories],
     id: options.sessionId,
+    // Read deny rules also hide the files Grep, Glob and LS would meet under the searched folder.
+    readDenied: readDenyPredicate(settings.permissions.deny, home),
   });
   session.dir = sessionArtefactsDir(session.id, env);
   const sandbox = settings.sandbox.enabled ? await sandboxFor(settings, session, home, notices) : undefined;

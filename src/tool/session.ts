@@ -13,6 +13,8 @@ export interface SessionOptions {
   /** Session folder for spill files; defaults to a folder under the system temp dir. */
   dir?: string;
   allowedHosts?: string[];
+  /** Files Grep, Glob and LS must not open or list (see SessionState.readDenied). */
+  readDenied?: (absPath: string) => boolean;
 }
 
 export function createSession(options: SessionOptions): SessionState {
@@ -25,6 +27,7 @@ export function createSession(options: SessionOptions): SessionState {
     roots: (options.roots ?? [cwd]).map((root) => path.resolve(root)),
     fileState: new Map(),
     allowedHosts: options.allowedHosts,
+    readDenied: options.readDenied,
   };
 }
 

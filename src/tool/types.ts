@@ -66,6 +66,11 @@ export interface SessionState {
   fileState: Map<string, FileReadRecord>;
   /** Hosts WebFetch may reach even when they resolve to private addresses (tests, intranets). */
   allowedHosts?: string[];
+  /**
+   * Files Read deny rules cover (absolute path in); Grep, Glob and LS neither open nor list them.
+   * The CLI sets it from the settings (permissions/read-deny.ts); absent, nothing is hidden.
+   */
+  readDenied?: (absPath: string) => boolean;
 }
 
 export type ToolProgress = { message?: string; output?: string; progress?: number; total?: number };

@@ -1,10 +1,11 @@
 // Glob: files matching a glob pattern, newest first; .gitignore respected; symlinks never lead
-// out of the search root.
+// out of the search root; files Read deny rules cover are counted, not listed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { isWithin } from '../permissions/paths.js';
+import { hiddenNote } from '../permissions/read-deny.js';
 import { defineTool, READ_ONLY } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import { displayPath, resolveInWorkspace, touched } from './fs-util.js';
@@ -21,14 +22,17 @@ export type GlobInput = z.infer<typeof globInput>;
 export interface GlobOutput {
   files: string[];
   total: number;
+  /** Matches Read deny rules hide. */
+  hidden: number;
 }
 
-/** Drops a match that is a symlink resolving outside the root (or dangling). */
-function staysInside(file: string, realRoot: string): boolean {
+/** Where a match really is, or undefined for a symlink resolving outside the root (or dangling). */
+function realInside(file: string, realRoot: string): string | undefined {
   try {
-    return isWithin(fs.realpathSync(file), realRoot);
+    const real = fs.realpathSync(file);
+    return isWithin(real, realRoot) ? real : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -61,18 +65,26 @@ export function globTool() {
         expandDirectories: false,
       });
       const rules = new IgnoreRules(root);
-      const kept = matches
-        .filter((rel) => !rules.ignores(rel, false))
-        .map((rel) => path.join(root, rel))
-        .filter((file) => staysInside(file, root))
-        .map((file) => ({ file, mtimeMs: fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-        .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : 1));
-      return { files: kept.slice(0, GLOB_MAX_RESULTS).map((entry) => displayPath(entry.file, ctx.session.cwd)), total: kept.length };
+      const denied = ctx.session.readDenied;
+      let hidden = 0;
+      const kept: { file: string; mtimeMs: number }[] = [];
+      for (const rel of matches) {
+        if (rules.ignores(rel, false)) continue;
+        const file = path.join(root, rel);
+        const real = realInside(file, root);
+        if (!real) continue;
+        // A symlink is hidden by its own path or the file it leads to: a Read of either is denied.
+        if (denied && (denied(file) || (real !== file && denied(real)))) hidden++;
+        else kept.push({ file, mtimeMs: fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 });
+      }
+      kept.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : 1));
+      return { files: kept.slice(0, GLOB_MAX_RESULTS).map((entry) => displayPath(entry.file, ctx.session.cwd)), total: kept.length, hidden };
     },
     toModel(output) {
-      if (output.total === 0) return { content: [{ type: 'text', text: 'No files found.' }] };
+      const hidden = hiddenNote(output.hidden, 'file');
+      if (output.total === 0) return { content: [{ type: 'text', text: `No files found.${hidden}` }] };
       const notice = output.total > output.files.length ? `\n[Showing the ${output.files.length} newest of ${output.total} files. Use a narrower pattern or path to see others.]` : '';
-      return { content: [{ type: 'text', text: output.files.join('\n') + notice }] };
+      return { content: [{ type: 'text', text: output.files.join('\n') + notice + hidden }] };
     },
   });
 }

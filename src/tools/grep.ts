@@ -7,8 +7,10 @@ import { boundedInt } from './schema-util.js';
 import { ToolError } from '../tool/types.js';
 import { displayPath, resolveInWorkspace, touched } from './fs-util.js';
 import { formatGrep } from './grep-format.js';
-import { RipgrepUnavailable, searchWithJs, searchWithRipgrep } from './grep-search.js';
+import { searchWithJs } from './grep-js.js';
+import { RipgrepUnavailable, searchWithRipgrep } from './grep-search.js';
 import type { SearchRequest, SearchResult } from './grep-search.js';
+import { hiddenNote } from '../permissions/read-deny.js';
 
 const contextLines = (name: string) => boundedInt(name, 0, 100, 'lines');
 
@@ -48,6 +50,9 @@ export interface GrepToolOptions {
 }
 
 async function search(req: SearchRequest, options: GrepToolOptions): Promise<SearchResult & { engine: 'ripgrep' | 'js' }> {
+  // A named file the rules hide: the permission engine refuses the call first, but a library
+  // caller may run tools without it.
+  if (req.isFile && req.denied?.(req.target)) return { files: [], truncated: false, hidden: 1, engine: options.engine ?? 'ripgrep' };
   if (options.engine !== 'js') {
     try {
       return { ...(await searchWithRipgrep(req, options.rgPath)), engine: 'ripgrep' };
@@ -94,6 +99,7 @@ export function grepTool(options: GrepToolOptions = {}) {
         multiline: input.multiline === true,
         maxCollect: MAX_COLLECT,
         signal: ctx.signal,
+        denied: ctx.session.readDenied,
       };
       const result = await search(req, options);
       if (mode === 'files_with_matches') {
@@ -107,7 +113,7 @@ export function grepTool(options: GrepToolOptions = {}) {
         display: (file) => displayPath(file, ctx.session.cwd),
         truncatedAtCollection: result.truncated,
       });
-      return { text, engine: result.engine };
+      return { text: text + hiddenNote(result.hidden, 'file'), engine: result.engine };
     },
     toModel: (output) => ({ content: [{ type: 'text', text: output.text }] }),
   });

@@ -1,12 +1,13 @@
 // LS: a folder as an indented tree, to a depth limit, folders marked with "/", .gitignore
-// respected, capped.
+// respected, capped; entries Read deny rules cover are counted, not listed (nor entered).
 import fs from 'node:fs';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { hiddenNote } from '../permissions/read-deny.js';
 import { defineTool, READ_ONLY } from '../tool/define.js';
 import { ToolError } from '../tool/types.js';
 import { resolveInWorkspace, touched } from './fs-util.js';
-import { walk } from './walk.js';
+import { entryDenied, walk, type WalkEntry } from './walk.js';
 
 export const LS_MAX_DEPTH = 3;
 export const LS_MAX_ENTRIES = 1_000;
@@ -21,6 +22,8 @@ export interface LsOutput {
   root: string;
   lines: string[];
   truncated: boolean;
+  /** Files and folders Read deny rules hide (a hidden folder counts once). */
+  hidden: number;
 }
 
 export function lsTool() {
@@ -39,9 +42,17 @@ export function lsTool() {
       if (!stats) throw new ToolError(`path ${JSON.stringify(input.path)} does not exist.`);
       if (!stats.isDirectory()) throw new ToolError(`path ${JSON.stringify(input.path)} is a file, not a folder; use Read to see it.`);
       const skip = input.ignore?.length ? picomatch(input.ignore, { basename: true, dot: true }) : undefined;
+      const denied = ctx.session.readDenied;
+      let hidden = 0;
+      const keep = (e: WalkEntry): boolean => {
+        if (skip?.(e.rel)) return false;
+        if (!denied || !entryDenied(root, e, denied)) return true;
+        hidden++;
+        return false;
+      };
       const lines: string[] = [];
       let truncated = false;
-      for (const entry of walk(root, { maxDepth: LS_MAX_DEPTH, keep: (e) => !skip?.(e.rel) })) {
+      for (const entry of walk(root, { maxDepth: LS_MAX_DEPTH, keep })) {
         if (lines.length >= LS_MAX_ENTRIES) {
           truncated = true;
           break;
@@ -49,12 +60,12 @@ export function lsTool() {
         const name = entry.rel.slice(entry.rel.lastIndexOf('/') + 1);
         lines.push(`${'  '.repeat(entry.depth)}${name}${entry.isDir ? '/' : ''}`);
       }
-      return { root, lines, truncated };
+      return { root, lines, truncated, hidden };
     },
     toModel(output) {
       const body = output.lines.length ? output.lines.join('\n') : '  (empty)';
       const notice = output.truncated ? `\n[Listing stopped at ${LS_MAX_ENTRIES} entries. List a subfolder, or use Glob to find specific files.]` : '';
-      return { content: [{ type: 'text', text: `${output.root}/\n${body}${notice}` }] };
+      return { content: [{ type: 'text', text: `${output.root}/\n${body}${notice}${hiddenNote(output.hidden, 'entry')}` }] };
     },
   });
 }

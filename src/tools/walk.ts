@@ -10,6 +10,8 @@ export interface WalkEntry {
   rel: string;
   isDir: boolean;
   depth: number;
+  /** For a symlinked file: the real file it leads to (path rules speak about that one too). */
+  target?: string;
 }
 
 export interface WalkOptions {
@@ -22,13 +24,13 @@ export interface WalkOptions {
   override?: (rel: string) => boolean;
 }
 
-/** True when a symlink's target is a regular file inside root (folders are never followed). */
-function linkedFileInside(absolute: string, root: string): boolean {
+/** A symlink's target when it is a regular file inside root (folders are never followed). */
+function linkedFileInside(absolute: string, root: string): string | undefined {
   try {
     const real = fs.realpathSync(absolute);
-    return isWithin(real, fs.realpathSync(root)) && fs.statSync(real).isFile();
+    return isWithin(real, fs.realpathSync(root)) && fs.statSync(real).isFile() ? real : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -46,16 +48,23 @@ export function* walk(root: string, options: WalkOptions = {}): Generator<WalkEn
     for (const dirent of dirents) {
       const rel = relDir ? `${relDir}/${dirent.name}` : dirent.name;
       let isDir = dirent.isDirectory();
+      let target: string | undefined;
       if (dirent.isSymbolicLink()) {
-        if (!linkedFileInside(path.join(root, rel), root)) continue;
+        target = linkedFileInside(path.join(root, rel), root);
+        if (!target) continue;
         isDir = false;
       } else if (!isDir && !dirent.isFile()) continue; // sockets, FIFOs, devices
       if (rules?.ignoresEntry(rel, isDir) && (isDir || !options.override?.(rel))) continue;
-      const entry = { rel, isDir, depth };
+      const entry: WalkEntry = target ? { rel, isDir, depth, target } : { rel, isDir, depth };
       if (options.keep && !options.keep(entry)) continue;
       yield entry;
       if (isDir && depth < maxDepth) yield* visit(rel, depth + 1);
     }
   }
   yield* visit('', 1);
+}
+
+/** Whether path rules hide an entry: by its own path or, for a symlinked file, by the file it leads to. */
+export function entryDenied(root: string, entry: WalkEntry, denied: (absPath: string) => boolean): boolean {
+  return denied(path.join(root, entry.rel)) || (entry.target !== undefined && denied(entry.target));
 }

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseRule, type Rule } from '../../src/permissions/rules.js';
 import { createSession } from '../../src/tool/session.js';
 import { ToolError } from '../../src/tool/types.js';
 import type { AnyTool, SessionState, ToolContext, ToolProgress, ToolResultContent } from '../../src/tool/types.js';
@@ -59,4 +60,11 @@ export async function run(tool: AnyTool, input: unknown, ctx: ToolContext): Prom
     if (!(error instanceof ToolError)) throw error;
     return { content: [{ type: 'text', text: error.message }], isError: true, text: error.message };
   }
+}
+
+/** A deny rule as a settings file at `base` would give it. */
+export function denyRule(text: string, base: string): Rule {
+  const parsed = parseRule(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return { ...parsed.rule, text, source: 'test', base };
 }
