@@ -53,3 +53,13 @@ export function coverParts<R>(parts: readonly PartFacts<R>[]): Coverage<R> {
   });
   return { allowed: uncovered.length === 0 && rules.length > 0, rules, free, uncovered, ...(changer >= 0 ? { shellChanger: changer } : {}) };
 }
+
+/**
+ * The parts that need a new rule for the line to be allowed once those rules exist: the ones
+ * nothing covers, and then also the read-only ones when a part that runs in the shell will be
+ * rule-allowed (it may change what they do, so they no longer ride free: `cd /etc && cat passwd`).
+ */
+export function partsNeedingRules<R>(parts: readonly PartFacts<R>[]): number[] {
+  const shellChanged = parts.some((p) => !p.readOnly && p.inShell);
+  return parts.flatMap((p, i) => (p.rule === undefined && (!p.readOnly || shellChanged) ? [i] : []));
+}

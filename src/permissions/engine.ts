@@ -1,14 +1,16 @@
 // The decision engine. In order: hard blocks in code (path guard, protected files) → deny rules
 // → plan mode → ask rules → the tool's own check → allow rules (for a shell line: each part by a
-// rule or by being read-only, see compound.ts) → mode → ask the user. A hook may
+// rule or by being read-only, see compound.ts) → mode → ask the user. Deny and ask rules also see
+// each shell command's other forms (bash/rule-forms.ts), and a line the analyser could not read
+// asks when such rules exist, after the tool's own deny. A hook may
 // then tighten the result; it may loosen only the final "ask the user". decideCall is pure given
 // its guard; createPolicy binds it to settings, the mode and the session's "always" rules.
 import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool, TouchedPath } from '../tool/types.js';
 import type { PermissionDecision, PermissionMode, PermissionPolicy, PermissionRequest } from '../pipeline/types.js';
-import { coverParts, type Coverage } from './compound.js';
-import { isShellTool, partVerdicts, type PartVerdict } from './part-verdicts.js';
+import { coverParts, partsNeedingRules, type Coverage, type PartFacts } from './compound.js';
+import { isShellTool, partVerdicts, tighteningForms, type PartVerdict, type TighteningForms } from './part-verdicts.js';
 import { guardPath, type GuardOptions, type PathVerdict } from './paths.js';
 import { protectedWriteReason } from './protected.js';
 import { matchDomainRule, matchPathRule, parseRule, toolNameMatches, type Rule } from './rules.js';
@@ -48,6 +50,9 @@ const PATH_RULE_TOOLS = new Set(['Read', 'Edit', 'Write']);
 
 const describe = (rule: Rule) => `\`${rule.text}\` (${rule.source})`;
 
+/** Reasons are clauses that callers join (`…; dontAsk mode denies…`) and end with a period: a tool's message loses its own. */
+const clause = (message: string | undefined): string | undefined => message?.replace(/[.\s]+$/, '');
+
 /** Does a rule speak about this call (or this part of it)? `restrict` widens Read rules to writes. */
 function ruleMatches(rule: Rule, tool: AnyTool, input: Input, paths: readonly ResolvedPath[], restrict: boolean, home: string): boolean {
   if (rule.content === undefined) return toolNameMatches(rule.tool, tool);
@@ -62,7 +67,7 @@ function ruleMatches(rule: Rule, tool: AnyTool, input: Input, paths: readonly Re
   return false;
 }
 
-/** The first rule in `rules` that matches the whole call or any of its parts. */
+/** The first rule in `rules` that matches the whole call or any of its parts (or their forms, for deny and ask). */
 function firstMatch(rules: readonly Rule[], tool: AnyTool, input: Input, parts: readonly Input[], paths: readonly ResolvedPath[], home: string): Rule | undefined {
   const targets = [input, ...parts];
   return rules.find((rule) => targets.some((t) => ruleMatches(rule, tool, t, t === input ? paths : [], true, home)));
@@ -72,6 +77,7 @@ function firstMatch(rules: readonly Rule[], tool: AnyTool, input: Input, parts: 
 interface Parts {
   list: readonly Input[];
   verdicts: PartVerdict[];
+  facts: PartFacts<Rule>[];
   cover: Coverage<Rule>;
 }
 
@@ -82,7 +88,7 @@ function partsOf(rules: readonly Rule[], tool: AnyTool, input: Input, list: read
     readOnly: verdicts[i].readOnly,
     inShell: verdicts[i].inShell,
   }));
-  return { list, verdicts, cover: coverParts(facts) };
+  return { list, verdicts, facts, cover: coverParts(facts) };
 }
 
 const partText = (part: Input): string => (typeof part.command === 'string' ? `\`${part.command}\`` : JSON.stringify(part));
@@ -97,6 +103,25 @@ function uncoveredText(parts: Parts): string {
       return why ? `${partText(list[i])} (${why})` : partText(list[i]);
     })
     .join(' or ');
+}
+
+/** What the parts no rule allows may do: read a secret (`cat ~/.ssh/id_rsa`), change things, or both. */
+function mayDo(parts: Parts | undefined): string {
+  const secret = parts?.cover.uncovered.filter((i) => parts.verdicts[i].secret).length ?? 0;
+  if (secret === 0) return 'may change things';
+  return secret === parts?.cover.uncovered.length ? 'may read a secret' : 'may change things or read a secret';
+}
+
+/**
+ * A line the analyser could not read (not parsed, nested too deeply) may run anything, so no deny
+ * or ask rule on the tool's content can be ruled out: it asks. With no "always allow": allow
+ * rules are weighed after this, so one would never apply.
+ */
+function uncheckedAsk(tool: AnyTool, tightening: TighteningForms, rules: RuleSet): PermissionDecision | undefined {
+  const { opaque } = tightening;
+  const rule = opaque && [...rules.deny, ...rules.ask].find((r) => r.content !== undefined && toolNameMatches(r.tool, tool));
+  if (!opaque || !rule) return undefined;
+  return { behavior: 'ask', reason: `\`${opaque.command}\` cannot be checked against the deny and ask rules (such as ${describe(rule)}): ${opaque.why}`, suggestions: [] };
 }
 
 /** Allow rules that together cover the call: every part for shell-like tools, every path for file tools. */
@@ -117,13 +142,16 @@ function allowingRules(rules: readonly Rule[], tool: AnyTool, input: Input, part
   return rule ? [rule] : undefined;
 }
 
-/** Rules that would allow the call together: one for each part that needs one (read-only parts need none). */
+/**
+ * Rules that would allow the call together: one for each part that needs one (read-only parts need
+ * none, unless a part the rules let run changes the shell for them: `cd /etc && cat passwd`).
+ */
 function suggestionsFor(tool: AnyTool, input: Input, parts: Parts | undefined, paths: readonly ResolvedPath[], ctx: DecisionContext, fromTool?: string[]): string[] {
   const rules: string[] = [...(fromTool ?? [])];
   if (parts) {
-    for (const i of parts.cover.uncovered) {
+    for (const i of partsNeedingRules(parts.facts)) {
       const command = parts.list[i].command;
-      const rule = typeof command === 'string' ? bashRuleFor(command, tool.name) : undefined;
+      const rule = typeof command === 'string' ? bashRuleFor(command, tool.name, parts.verdicts[i].secret === true) : undefined;
       if (rule) rules.push(rule);
     }
   } else if (paths.some((p) => p.access === 'write')) {
@@ -165,8 +193,11 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   }
   const partList = tool.ruleParts?.(input);
   const home = ctx.home;
+  // Deny and ask rules also see the commands' other forms (`/bin/rm x`, `sudo rm x` as `rm x`).
+  const tightening = tighteningForms(tool, input, req.session);
+  const targets = [...(partList ?? []), ...tightening.forms.map((command) => ({ ...input, command }))];
 
-  const denied = firstMatch(ctx.rules.deny, tool, input, partList ?? [], paths, home);
+  const denied = firstMatch(ctx.rules.deny, tool, input, targets, paths, home);
   if (denied) return deny(`denied by rule ${describe(denied)}`, denied);
 
   const readOnly = tool.isReadOnly(input);
@@ -174,16 +205,18 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     return deny(`plan mode: only read-only tools run while planning, and ${tool.name} with this input may change things; present the plan and wait for the user to leave plan mode`);
   }
 
-  const asked = firstMatch(ctx.rules.ask, tool, input, partList ?? [], paths, home);
+  const asked = firstMatch(ctx.rules.ask, tool, input, targets, paths, home);
   if (asked) return { decision: { behavior: 'ask', reason: `rule ${describe(asked)} requires approval`, rule: asked.text }, finalAsk: false };
 
-  if (toolCheck.behavior === 'deny') return deny(toolCheck.message ?? `${tool.name} refused this input`);
+  if (toolCheck.behavior === 'deny') return deny(clause(toolCheck.message) ?? `${tool.name} refused this input`);
+  const unchecked = uncheckedAsk(tool, tightening, ctx.rules);
+  if (unchecked) return { decision: unchecked, finalAsk: false };
   const parts = partList && partsOf(ctx.rules.allow, tool, input, partList, req.session, home);
   if (toolCheck.behavior === 'ask') {
     const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
-    return { decision: { behavior: 'ask', reason: toolCheck.message ?? `${tool.name} asks for approval of this input`, suggestions }, finalAsk: false };
+    return { decision: { behavior: 'ask', reason: clause(toolCheck.message) ?? `${tool.name} asks for approval of this input`, suggestions }, finalAsk: false };
   }
-  if (toolCheck.behavior === 'allow') return { decision: { behavior: 'allow', reason: toolCheck.message ?? `${tool.name} allows this input` }, finalAsk: false };
+  if (toolCheck.behavior === 'allow') return { decision: { behavior: 'allow', reason: clause(toolCheck.message) ?? `${tool.name} allows this input` }, finalAsk: false };
 
   const allowed = allowingRules(ctx.rules.allow, tool, input, parts, paths, home);
   if (allowed) {
@@ -204,7 +237,7 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   // Name the parts that are neither allowed nor read-only, and why: "it" would also blame parts a
   // rule allows, and the person or model reading this sees no other explanation.
   const what = parts && parts.cover.uncovered.length > 0 ? uncoveredText(parts) : 'it';
-  return { decision: { behavior: 'ask', reason: `${tool.name} ${writes.length ? 'writes files' : 'may change things'} and no rule allows ${what} (${ctx.mode} mode)`, suggestions }, finalAsk: true };
+  return { decision: { behavior: 'ask', reason: `${tool.name} ${writes.length ? 'writes files' : mayDo(parts)} and no rule allows ${what} (${ctx.mode} mode)`, suggestions }, finalAsk: true };
 }
 
 /** The whole decision for one call: base decision, hook tightening, sandbox, dontAsk. */

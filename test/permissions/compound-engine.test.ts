@@ -3,47 +3,11 @@
 // failures outside any part (redirects on `{ …; }`, `[[ … ]]`) never let a line through.
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bashTool } from '../../src/tools/bash.js';
 import { loadBashAnalyzer } from '../../src/permissions/bash/index.js';
-import { createPolicy } from '../../src/permissions/engine.js';
-import { formatRule, parseRule, type Rule } from '../../src/permissions/rules.js';
-import { emptySettings } from '../../src/permissions/settings.js';
-import { createSession } from '../../src/tool/session.js';
+import { formatRule } from '../../src/permissions/rules.js';
 import type { PermissionDecision } from '../../src/pipeline/types.js';
-import type { ToolContext } from '../../src/tool/types.js';
 import { loadCorpus } from './bash/corpus.js';
-
-const tool = bashTool();
-// Lexical paths only (the analyser never touches the disk); this folder does not exist.
-const cwd = '/nonexistent-ws/project';
-const session = createSession({ cwd, dir: '/nonexistent-ws/session' });
-
-interface Rules {
-  allow?: string[];
-  ask?: string[];
-  deny?: string[];
-}
-
-async function decide(command: string, rules: Rules = {}): Promise<PermissionDecision> {
-  const settings = emptySettings();
-  settings.permissions.allow = toRules(rules.allow);
-  settings.permissions.ask = toRules(rules.ask);
-  settings.permissions.deny = toRules(rules.deny);
-  const input = { command };
-  const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 't', onProgress: () => {} };
-  // As a real call: validation analyses the line from the session's folder.
-  await tool.validateInput?.(input, ctx);
-  const policy = createPolicy({ settings, cwd, roots: [cwd], home: '/nonexistent-home' });
-  return policy.decide({ tool, input, toolCheck: { behavior: 'passthrough' }, session });
-}
-
-function toRules(texts: string[] = []): Rule[] {
-  return texts.map((text) => {
-    const parsed = parseRule(text);
-    if (!parsed.ok) throw new Error(parsed.message);
-    return { ...parsed.rule, text, source: 'test', base: cwd };
-  });
-}
+import { decideBash as decide, type Rules } from './decide-bash.js';
 
 beforeAll(async () => {
   await loadBashAnalyzer();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import path from 'node:path';
 import { defineTool } from '../../src/tool/define.js';
@@ -12,6 +12,7 @@ import os from 'node:os';
 import { readTool } from '../../src/tools/read.js';
 import { writeTool } from '../../src/tools/write.js';
 import { createSession } from '../../src/tool/session.js';
+import { loadBashAnalyzer } from '../../src/permissions/bash/index.js';
 
 // Pure fakes: a shell whose parts are split on `&&`, file tools that declare their paths, an MCP
 // tool and a fetch tool. The guard is lexical (no file system) so every case is a pure decision.
@@ -45,6 +46,12 @@ const Edit = fileTool('Edit', 'write');
 const Write = fileTool('Write', 'write');
 const mcp = defineTool({ name: 'mcp__srv__do', source: 'mcp', server: 'srv', description: 'x', inputJSONSchema: { type: 'object' }, call: async () => '' });
 const fetch = defineTool<{ url: string }>({ name: 'WebFetch', description: 'x', inputJSONSchema: { type: 'object' }, call: async () => '' });
+
+// The engine also asks the analyser for the forms deny and ask rules see, and suggestions ask it
+// which subcommands are read-only on their own; without it both fail closed.
+beforeAll(async () => {
+  await loadBashAnalyzer();
+});
 
 const session: SessionState = { id: 's', dir: '/tmp/s', cwd: '/ws', roots: ['/ws'], fileState: new Map() };
 const rules = (texts: string[] = []): Rule[] =>
@@ -236,6 +243,14 @@ describe('suggestions', () => {
         }
       }),
     );
+  });
+});
+
+describe('reasons', () => {
+  it("a tool's message is a clause: joined without doubled punctuation", () => {
+    const toolCheck: PermissionCheck = { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
+    expect(decide(shell, { command: 'ls', sandbox: false }, { toolCheck }).reason).toBe('This command asks to run outside the sandbox');
+    expect(decide(shell, { command: 'ls', sandbox: false }, { toolCheck, mode: 'dontAsk' }).reason).toBe('This command asks to run outside the sandbox; dontAsk mode denies what would ask');
   });
 });
 

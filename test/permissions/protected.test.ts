@@ -1,8 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { protectedWriteReason } from '../../src/permissions/protected.js';
 import { bashRuleFor, editRuleFor } from '../../src/permissions/suggest.js';
 import { matchPathRule, parseRule } from '../../src/permissions/rules.js';
+import { loadBashAnalyzer } from '../../src/permissions/bash/index.js';
+
+// Suggestions ask the analyser which subcommands are read-only on their own (suggest.ts).
+beforeAll(async () => {
+  await loadBashAnalyzer();
+});
 
 describe('protectedWriteReason', () => {
   it.each([
@@ -35,7 +41,8 @@ describe('bashRuleFor', () => {
     ['python3 x.py', 'Bash(python3 x.py)'],
     ['FOO=1 npm test', 'Bash(FOO=1 npm test)'],
     ['cargo build --release', 'Bash(cargo build *)'],
-    ['./run.sh --fast', 'Bash(./run.sh *)'],
+    // No subcommand: `./run.sh *` would allow every option of the script.
+    ['./run.sh --fast', 'Bash(./run.sh --fast)'],
     ['$CMD x', 'Bash($CMD x)'],
   ])('%s → %s', (command, rule) => {
     expect(bashRuleFor(command)).toBe(rule);

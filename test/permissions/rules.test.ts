@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatRule, matchDomainRule, matchPathRule, parseRule, toolNameMatches } from '../../src/permissions/rules.js';
 import { bashRuleFor } from '../../src/permissions/suggest.js';
-import { matchBashRule } from '../../src/permissions/bash/index.js';
+import { loadBashAnalyzer, matchBashRule } from '../../src/permissions/bash/index.js';
+
+beforeAll(async () => {
+  await loadBashAnalyzer();
+});
 
 describe('parseRule', () => {
   it.each([

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { isLoaded, parseBash } from './parser.js';
+import type { RuleForms } from './rule-forms.js';
 import type { BashAnalysis, BashPart, PathScope } from './types.js';
 import { walkStatement, type Analysis } from './walk.js';
 
@@ -113,6 +114,8 @@ function hiddenSubstitution(node: Node, source: string, inBackquote: boolean): s
 
 /** The whole line as one part that is not read-only: rules must then match all of it. */
 const wholeLine = (command: string, reason: string): BashPart => ({ command, readOnly: false, reason, inShell: true });
+/** A line the analyser could not read: what it runs is unknown, so deny and ask rules cannot be checked. */
+const unreadLine = (command: string, reason: string): BashPart => ({ ...wholeLine(command, reason), opaque: reason });
 
 function result(readOnly: boolean, reason: string, parts: BashPart[], parseError?: boolean): BashAnalysis {
   return { readOnly, reason, commands: parts.map((p) => p.command), parts, ...(parseError ? { parseError } : {}) };
@@ -121,22 +124,24 @@ function result(readOnly: boolean, reason: string, parts: BashPart[], parseError
 function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis {
   // A failure outside every part (`> ~/.bashrc && rm x`, `[[ -v 'a[$(touch p)]' ]]; rm x`) would
   // otherwise pass unseen when rules cover each part.
-  const notReadOnly = (reason: string, parseError?: boolean): BashAnalysis =>
-    result(false, reason, a.loose !== undefined || a.parts.length === 0 ? [wholeLine(command, a.loose ?? reason), ...a.parts] : a.parts, parseError);
-  if (depth > MAX_DEPTH) return notReadOnly('shell scripts nested too deeply');
+  const notReadOnly = (reason: string): BashAnalysis =>
+    result(false, reason, a.loose !== undefined || a.parts.length === 0 ? [wholeLine(command, a.loose ?? reason), ...a.parts] : a.parts);
+  // Refused before the walk: the line is one part whose commands were never read.
+  const unread = (reason: string, parseError?: boolean): BashAnalysis => result(false, reason, [unreadLine(command, reason)], parseError);
+  if (depth > MAX_DEPTH) return unread('shell scripts nested too deeply');
   if (FOREIGN_BLANKS.test(command)) {
-    return notReadOnly('the command contains control or invisible characters that the shell and the analyser read differently');
+    return unread('the command contains control or invisible characters that the shell and the analyser read differently');
   }
   if (VARIABLE_REDIRECT.test(command)) {
-    return notReadOnly('`{name}>` or `{name}<` assigns a file descriptor to a variable, and the shell does not pass `{name}` as an argument');
+    return unread('`{name}>` or `{name}<` assigns a file descriptor to a variable, and the shell does not pass `{name}` as an argument');
   }
   const tree = parseBash(command);
-  if (!tree) return notReadOnly('the command could not be parsed', true);
+  if (!tree) return unread('the command could not be parsed', true);
   try {
     const root = tree.rootNode;
-    if (root.hasError) return notReadOnly('the command could not be parsed as shell syntax', true);
+    if (root.hasError) return unread('the command could not be parsed as shell syntax', true);
     const gap = gapProblem(root, command) ?? hiddenSubstitution(root, command, false);
-    if (gap) return notReadOnly(gap, true);
+    if (gap) return unread(gap, true);
     walkStatement(root, a);
   } finally {
     tree.delete();
@@ -145,28 +150,45 @@ function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis 
   return result(true, 'every command is a known read-only program with read-only arguments', a.parts);
 }
 
-function newAnalysis(scope: PathScope, depth: number): Analysis {
+/** The forms deny and ask rules see of a nested script: its commands' texts and forms. */
+function formsOf(inner: BashAnalysis): RuleForms {
+  const opaque = inner.parts.find((p) => p.opaque)?.opaque;
+  return { forms: inner.parts.flatMap((p) => [p.command, ...(p.forms ?? [])]), ...(opaque ? { opaque } : {}) };
+}
+
+/**
+ * `cache` holds the forms of the nested scripts analysed so far in this line, by depth and source,
+ * so the forms of `sh -c 'script'` reuse the analysis its read-only check already made.
+ */
+function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleForms>): Analysis {
+  const key = (source: string): string => `${depth + 1}\0${source}`;
+  const nested = (source: string): BashAnalysis => {
+    const inner = analyzeInto(source, newAnalysis(scope, depth + 1, cache), depth + 1);
+    cache.set(key(source), formsOf(inner));
+    return inner;
+  };
   return {
     scope,
     parts: [],
     open: [],
     script(source, into) {
-      const inner = analyzeInto(source, newAnalysis(scope, depth + 1), depth + 1);
+      const inner = nested(source);
       into.parts.push(...inner.parts);
       return inner.readOnly ? undefined : inner.reason;
     },
+    scriptForms: (source) => cache.get(key(source)) ?? formsOf(nested(source)),
   };
 }
 
 export function analyzeBash(command: string, opts: { cwd?: string; roots?: string[] } = {}): BashAnalysis {
-  if (!isLoaded()) return result(false, 'analyzer not loaded', [wholeLine(command, 'analyzer not loaded')]);
+  if (!isLoaded()) return result(false, 'analyzer not loaded', [unreadLine(command, 'analyzer not loaded')]);
   const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
   try {
-    return analyzeInto(command, newAnalysis({ cwd, roots }, 0), 0);
+    return analyzeInto(command, newAnalysis({ cwd, roots }, 0, new Map()), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".
     const reason = `the analyser failed: ${err instanceof Error ? err.message : String(err)}`;
-    return result(false, reason, [wholeLine(command, reason)]);
+    return result(false, reason, [unreadLine(command, reason)]);
   }
 }

@@ -43,8 +43,12 @@ export function runArgv(argv: readonly Word[], ctx: ProgramContext): string | un
   if ('why' in resolved) return resolved.why;
   const spec = PROGRAMS.get(resolved.name);
   if (!spec) {
-    const why = KNOWN_UNSAFE[resolved.name];
+    // Own keys only: `constructor` is not a program the table describes.
+    const why = Object.hasOwn(KNOWN_UNSAFE, resolved.name) ? KNOWN_UNSAFE[resolved.name] : undefined;
     return why ? `\`${resolved.name}\` ${why}` : `\`${resolved.name}\` is not a known read-only program`;
   }
   return runProgram(resolved.name, spec, args, ctx);
 }
+
+/** Whether the analyser knows `name` as a program that is read-only with some arguments. */
+export const isKnownProgram = (name: string): boolean => PROGRAMS.has(name);

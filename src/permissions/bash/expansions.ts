@@ -66,10 +66,12 @@ function checkOperand(node: Node, subs: Node[]): string | undefined {
  */
 const SECRET_VARIABLE = /token|secret|passw|passphrase|api_?key|access_?key|private_?key|credential|cookie/i;
 
+export const isSecretVariable = (name: string): boolean => SECRET_VARIABLE.test(name);
+
 /** `${…}` forms: undefined when inert; command substitutions inside are pushed to subs. */
 export function checkExpansion(node: Node, subs: Node[]): string | undefined {
   const name = node.namedChildren.find((c) => c?.type === 'variable_name')?.text;
-  if (name && SECRET_VARIABLE.test(name)) return `\`$${name}\` may hold a secret`;
+  if (name && isSecretVariable(name)) return `\`$${name}\` may hold a secret`;
   if (node.type === 'simple_expansion') return undefined;
   let substring = false;
   for (const child of node.children) {

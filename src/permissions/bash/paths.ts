@@ -69,16 +69,20 @@ const DOTS = [tokens('.'), tokens('..')];
 /** Editor and backup copies (`.env~`, `.npmrc.bak`) hold the same secrets as the file. */
 const BACKUP_SUFFIX = /(?:~|\.~\d+~|\.(?:bak|backup|old|orig|save|sav|swp|swo|tmp))+$/i;
 
+const GLOB_CHARS = /[*?[]/;
+
+/** The names as one expression for literal segments (most are): only a glob needs the overlap search. */
+const SECRET_LITERAL = new RegExp(`^(?:${SECRET_NAMES.map((n) => n.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')).join('|')})$`, 'is');
+
 /** A segment (literal or glob) that may name a credentials file; case-insensitive. */
 function maySecret(segment: string): boolean {
   const bare = segment.replace(BACKUP_SUFFIX, '');
   if (bare !== segment && bare !== '' && maySecret(bare)) return true;
+  if (!GLOB_CHARS.test(segment)) return SECRET_LITERAL.test(segment);
   const t = tokens(segment);
   const unanchored = t[0] === STAR ? t.slice(1) : t;
   return SECRET_TOKENS.some((s, k) => overlap(STEM[k] ? unanchored : t, s));
 }
-
-const GLOB_CHARS = /[*?[]/;
 
 function segmentProblem(segment: string, secrets: boolean): string | undefined {
   const glob = GLOB_CHARS.test(segment);
@@ -120,15 +124,23 @@ function namesProblem(value: string, secrets: boolean): string | undefined {
     const problem = segmentProblem(segment, secrets);
     if (problem) return problem;
   }
-  if (secrets) {
-    for (let i = 0; i + 1 < segments.length; i++) {
-      const pair = [tokens(segments[i]), tokens(segments[i + 1])];
-      if (SECRET_DIRS.some(([d, f]) => overlap(pair[0], tokens(d)) && overlap(pair[1], tokens(f)))) {
-        return `\`${segments[i]}/${segments[i + 1]}\` may hold secrets`;
-      }
-    }
+  const pair = secrets ? secretPair(segments) : -1;
+  return pair < 0 ? undefined : `\`${segments[pair]}/${segments[pair + 1]}\` may hold secrets`;
+}
+
+/** Where two segments in a row name a credentials folder (`.config/gh`), or -1. */
+function secretPair(segments: readonly string[]): number {
+  for (let i = 0; i + 1 < segments.length; i++) {
+    const pair = [tokens(segments[i]), tokens(segments[i + 1])];
+    if (SECRET_DIRS.some(([d, f]) => overlap(pair[0], tokens(d)) && overlap(pair[1], tokens(f)))) return i;
   }
-  return undefined;
+  return -1;
+}
+
+/** Whether a path (literal or glob), wherever it points, may name a credentials file or folder. */
+export function mayNameSecret(value: string): boolean {
+  const segments = value.split('/');
+  return segments.some(maySecret) || secretPair(segments) >= 0;
 }
 
 /** Undefined when a path inside some tree (a git revision's `rev:path`, a pathspec) names no credentials file. */

@@ -22,6 +22,12 @@ export interface BashPart {
   reason?: string;
   /** It may run in the shell itself (a builtin, a keyword, other syntax) and change what later parts see. */
   inShell: boolean;
+  /** Other texts deny and ask rules are matched against (see rule-forms.ts); never allow rules. */
+  forms?: string[];
+  /** Why what it runs could not be read (not parsed, nested too deeply): deny and ask rules cannot be checked. */
+  opaque?: string;
+  /** It is not read-only and names a credentials file or a secret variable. */
+  secret?: boolean;
 }
 
 /** One shell word after quote removal, with what the shell would still do to it at run time. */

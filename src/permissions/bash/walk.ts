@@ -6,6 +6,8 @@ import { runsInShell } from './builtins.js';
 import { checkEnvAssignment, programSpec, runArgv } from './command.js';
 import { checkPath } from './paths.js';
 import type { ProgramContext } from './program.js';
+import { ruleForms, type ScriptForms } from './rule-forms.js';
+import { namesSecret } from './secrets.js';
 import type { BashPart, PathScope, Word } from './types.js';
 import { readWord } from './words.js';
 import { checkTest } from './test-command.js';
@@ -20,6 +22,8 @@ export interface Analysis {
   loose?: string;
   /** Analyses a nested script (sh -c); returns why it is not read-only. */
   script(source: string, into: Analysis): string | undefined;
+  /** The texts and rule forms of a nested script's commands, for deny and ask rules only. */
+  scriptForms: ScriptForms;
 }
 
 function fail(a: Analysis, reason: string | undefined): void {
@@ -89,11 +93,13 @@ function contextFor(a: Analysis): ProgramContext {
     runArgv: (words) => {
       const part: BashPart = { command: words.map((w) => w.text).join(' '), readOnly: true, inShell: runsInShell(words[0]) };
       a.parts.push(part);
-      return within(a, part, () => {
-        const why = runArgv(words, contextFor(a));
-        fail(a, why);
-        return why;
+      const why = within(a, part, () => {
+        const failed = runArgv(words, contextFor(a));
+        fail(a, failed);
+        return failed;
       });
+      tagForRules(part, words, a);
+      return why;
     },
     runScript: (source) => a.script(source, a),
     program: programSpec,
@@ -132,8 +138,8 @@ function splitRedirect(node: Node, parts: RedirectParts): void {
 }
 
 function walkSimple(node: Node, redirects: readonly Node[], a: Analysis): void {
-  const inner = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
-  const part: BashPart = { command: [node.text, ...[...inner, ...redirects].map(redirectText)].join(' '), readOnly: true, inShell: true };
+  // The node's text already holds its own redirections (`cat <<<"$x"`); only outer ones are added.
+  const part: BashPart = { command: [node.text, ...redirects.map(redirectText)].join(' '), readOnly: true, inShell: true };
   within(a, part, () => walkSimpleIn(node, redirects, part, a));
 }
 
@@ -171,6 +177,17 @@ function walkSimpleIn(node: Node, redirects: readonly Node[], part: BashPart, a:
   for (const r of parts.redirects) walkRedirect(r, a);
   fail(a, runArgv(words, contextFor(a)));
   for (const s of parts.statements) walkStatement(s, a);
+  tagForRules(part, words, a);
+}
+
+/** What deny and ask rules also see of a part, and whether it reads a secret. */
+function tagForRules(part: BashPart, words: readonly Word[], a: Analysis): void {
+  const { forms, opaque } = ruleForms(words, a.scriptForms);
+  const other = forms.filter((f) => f !== part.command);
+  if (other.length > 0) part.forms = other;
+  if (opaque) part.opaque = opaque;
+  // For suggestions (the exact command only) and reasons ("may read a secret").
+  if (!part.readOnly && words.some(namesSecret)) part.secret = true;
 }
 
 function redirectText(node: Node): string {

@@ -84,6 +84,8 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['git show HEAD:.env', /secrets/], ['git cat-file -p HEAD:deploy/.ssh/id_rsa', /secrets/], ['git log -p -- .env', /secrets/],
   ['LANG=~+ ls', /run time/], ['env LC_ALL=~+ ls', /variable/], ['TZ=/tmp/x date', /time zone/], ['TZ=../../x date', /time zone/],
   ['xargs --process-slot-var=LD_PRELOAD echo', /does not know/], ['sleep 999999999d', /hour/], ['sleep 3000 3000', /hour/],
+  // Names of Object.prototype members are programs like any other, not entries of the tables.
+  ['constructor x', /^`constructor` is not a known read-only program$/], ['toString', /^`toString` is not a known read-only program$/],
 ];
 
 describe('analyzeBash', () => {

@@ -22,6 +22,10 @@ describe('per-part verdicts', () => {
     expect(parts("sh -c 'ls; rm x' && cat a")).toEqual([["sh -c 'ls; rm x'", false, false], ['ls', true, false], ['rm x', false, false], ['cat a', true, false]]);
     expect(parts('ls > out.txt; ls')).toEqual([['ls > out.txt', false, false], ['ls', true, false]]);
     expect(analyzeBash('ls && rm x', opts).parts[1].reason).toBe('`rm` deletes files');
+    // A command's own redirections are part of its text once, outer ones are added.
+    expect(analyzeBash('cat <<<"$(rm x)"', opts).commands).toEqual(['cat <<<"$(rm x)"', 'rm x']);
+    expect(analyzeBash('{ cat <<<a; } 2>/dev/null', opts).commands).toEqual(['cat <<<a']);
+    expect(analyzeBash('cat <<<a 2>/dev/null', opts).commands).toEqual(['cat <<<a 2>/dev/null']);
   });
 
   it('a failure outside every part adds the whole line as a part that is not read-only', () => {
@@ -30,8 +34,9 @@ describe('per-part verdicts', () => {
       expect(a.parts[0], cmd).toMatchObject({ command: cmd, readOnly: false, inShell: true });
       expect(a.commands[0]).toBe(cmd);
     }
-    // Early refusals (parse errors, control characters) were already one part: the whole line.
-    expect(analyzeBash('ls (', opts).parts).toEqual([{ command: 'ls (', readOnly: false, inShell: true, reason: expect.any(String) }]);
+    // Early refusals (parse errors, control characters) were already one part: the whole line,
+    // whose commands were never read (so deny and ask rules cannot be checked against them).
+    expect(analyzeBash('ls (', opts).parts).toEqual([{ command: 'ls (', readOnly: false, inShell: true, reason: expect.any(String), opaque: expect.any(String) }]);
     expect(analyzeBash('{ ls; } 2>/dev/null', opts)).toMatchObject({ readOnly: true, commands: ['ls'] });
   });
 
