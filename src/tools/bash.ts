@@ -144,8 +144,8 @@ export function bashTool(options: BashToolOptions = {}) {
       await loadBashAnalyzer();
       // Paths in the command are judged from the session's cwd and roots (spill files included),
       // which isReadOnly(input) alone cannot see.
-      const { cwd, roots, dir } = ctx.session;
-      analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir] }));
+      const { cwd, roots, dir, readDenied } = ctx.session;
+      analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }));
       return { ok: true };
     },
     checkPermissions: (input, ctx) => {

@@ -67,4 +67,14 @@ describe('wield call under Read deny rules', () => {
     const out = await call('Grep', { pattern: 'secret', output_mode: 'files_with_matches' });
     expect(out.stdout.split('\n').sort()).toEqual(['', '.env', 'Found 2 files', 'src/app.ts', '[2 files hidden by Read deny rules]'].sort());
   });
+
+  it('a Bash command naming a denied file is not read-only: it asks (denied with no terminal), others still run', async () => {
+    const denied = await call('Bash', { command: 'cat config/keys.json' });
+    expect(denied.code).toBe(1);
+    expect(denied.stdout).not.toContain('secret-config');
+    expect(denied.stdout).toContain('is covered by a Read deny rule');
+    const allowed = await call('Bash', { command: 'cat src/app.ts' });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('const secret');
+  });
 });

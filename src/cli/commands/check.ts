@@ -6,6 +6,7 @@ import type { PermissionDecision } from '../../pipeline/types.js';
 import type { ToolContext } from '../../tool/types.js';
 import { createPolicy } from '../../permissions/engine.js';
 import { guardPath, type PathVerdict } from '../../permissions/paths.js';
+import { readDenyPredicate } from '../../permissions/read-deny.js';
 import { loadCliSettings, type CliSettings } from '../settings.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { exitWith, reportFailure, writeOut } from '../exit.js';
@@ -33,7 +34,7 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
     import('../../tool/session.js'),
   ]);
   await loadBashAnalyzer();
-  const session = createSession({ cwd, roots: ws.roots });
+  const session = createSession({ cwd, roots: ws.roots, readDenied: readDenyPredicate(settings.permissions.deny, ws.home) });
   let sandbox: { autoAllowBash: boolean; available: boolean } | undefined;
   if (settings.sandbox.enabled && settings.sandbox.autoAllowBash) {
     const { sandboxStatus } = await import('../../sandbox/index.js');

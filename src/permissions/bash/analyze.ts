@@ -180,12 +180,12 @@ function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleFor
   };
 }
 
-export function analyzeBash(command: string, opts: { cwd?: string; roots?: string[] } = {}): BashAnalysis {
+export function analyzeBash(command: string, opts: { cwd?: string; roots?: string[]; readDenied?: (absPath: string) => boolean } = {}): BashAnalysis {
   if (!isLoaded()) return result(false, 'analyzer not loaded', [unreadLine(command, 'analyzer not loaded')]);
   const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
   try {
-    return analyzeInto(command, newAnalysis({ cwd, roots }, 0, new Map()), 0);
+    return analyzeInto(command, newAnalysis({ cwd, roots, readDenied: opts.readDenied }, 0, new Map()), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".
     const reason = `the analyser failed: ${err instanceof Error ? err.message : String(err)}`;

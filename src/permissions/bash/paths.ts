@@ -114,6 +114,7 @@ export function checkPath(word: Word, scope: PathScope, secrets = true): string 
   if (value.includes('\0')) return `\`${word.text}\` contains a NUL byte`;
   const abs = path.posix.resolve(scope.cwd, value);
   if (!isInside(abs, scope.roots)) return `\`${word.text}\` reads outside the workspace`;
+  if (scope.readDenied?.(abs)) return `\`${word.text}\` is covered by a Read deny rule`;
   return namesProblem(value, secrets);
 }
 
@@ -150,5 +151,5 @@ export function secretProblem(value: string): string | undefined {
 
 /** For a folder a program changes into (git -C): the same rules. */
 export function scopeAt(scope: PathScope, dir: string): PathScope {
-  return { cwd: path.posix.resolve(scope.cwd, dir), roots: scope.roots };
+  return { ...scope, cwd: path.posix.resolve(scope.cwd, dir) };
 }

@@ -60,4 +60,6 @@ export interface Word {
 export interface PathScope {
   cwd: string;
   roots: string[];
+  /** Files a Read deny rule covers (absolute paths): naming one makes a command not read-only. */
+  readDenied?: (absPath: string) => boolean;
 }
