@@ -6,7 +6,8 @@ interface Sign {
   what: string;
 }
 
-// errno names as printed by Node (err.code) and strerror texts as printed by coreutils/libc.
+// errno names as printed by Node (err.code), strerror texts as printed by coreutils/libc, and
+// the wording of curl (and git, which uses it), wget, Python, Go and npm.
 const SIGNS: readonly Sign[] = [
   {
     pattern: /^bwrap: /m,
@@ -15,7 +16,7 @@ const SIGNS: readonly Sign[] = [
   {
     // EBUSY: renaming onto or removing a protected path, which is a mount point in the sandbox.
     pattern: /Read-only file system|\bEROFS\b|Device or resource busy|\bEBUSY\b/,
-    what: 'a write outside the writable folders (the workspace roots and $TMPDIR) or to a protected path (.git/hooks, .git/config, .wield/, .mcp.json) was refused',
+    what: "a write outside the writable folders (the workspace roots and $TMPDIR) or to a protected path (git's hooks and config files such as .git/hooks, .git/config, .git/commondir; .wield/, .mcp.json) was refused",
   },
   {
     pattern: /Permission denied|\bEACCES\b/,
@@ -35,8 +36,14 @@ const SIGNS: readonly Sign[] = [
     what: "the sandbox's proxy refused a host that is not in sandbox.network.allowedHosts",
   },
   {
-    pattern: /Connection refused|\bECONNREFUSED\b/,
-    what: "services on the host's localhost are unreachable (the sandbox has its own private loopback)",
+    // `curl -f` hides the proxy's body naming the allow-list; HTTPS shows as a refused CONNECT.
+    pattern: /returned error: 403|response 403|HTTP code 403|\b403\b[^\n]{0,20}Forbidden|\bE403\b/i,
+    what: "an HTTP 403 in the sandbox usually comes from wield's proxy, which refuses hosts that are not in sandbox.network.allowedHosts (an allowed host may also answer 403 itself)",
+  },
+  {
+    // curl 7.88+ says only "Couldn't connect to server"; Go says "connection refused".
+    pattern: /Connection refused|\bECONNREFUSED\b|Couldn't connect to server|Failed to establish a new connection/i,
+    what: "a connection failed: services on the host's localhost are unreachable (the sandbox has its own private loopback), and other hosts only through the proxy in HTTP_PROXY/HTTPS_PROXY (sandbox.network.allowedHosts), which programs told to skip it (curl --noproxy) do not use",
   },
 ];
 

@@ -1,10 +1,13 @@
 // Turns settings and the session into a SandboxPlan by looking at the file system: which roots
 // exist, which protected paths exist, which secrets are present. Runs before every command, so a
-// .env file created since the last command is masked too.
-import { realpath, stat } from 'node:fs/promises';
+// .env file created since the last command is masked too. Its one write: a missing git file with
+// a harmless placeholder is created (see PROTECTED_GIT_PATHS), so that it can be mounted read-only.
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { SandboxPlan } from './argv.js';
+import { kindOf, realOrUndefined } from './fs-probe.js';
+import { protectedGitEntries, rootGit, type ProtectedEntry } from './git-dirs.js';
 import { PROTECTED_PATHS, parseDenyRead } from './settings.js';
 
 export interface PlanInput {
@@ -22,72 +25,59 @@ export interface PlanInput {
 /** The plan plus what could not be protected, so callers never overstate the protection. */
 export interface PlanResult {
   plan: SandboxPlan;
-  /** Protected files that do not exist: a command may create them (see README). */
+  /**
+   * Protected paths a command may still create or replace (see README): missing files with no
+   * harmless placeholder (.mcp.json), and symbolic links (their target is read-only, the link is not).
+   */
   unprotected: string[];
 }
 
-type Kind = 'dir' | 'file' | 'missing';
-
-async function kindOf(p: string): Promise<Kind> {
-  try {
-    const s = await stat(p);
-    return s.isDirectory() ? 'dir' : 'file';
-  } catch {
-    return 'missing';
-  }
+interface Protection {
+  readOnly: string[];
+  emptyReadOnlyDirs: string[];
+  unprotected: string[];
 }
 
-/** Real paths of those that exist (and are folders, when asked). */
-async function existing(paths: string[], only?: 'dir'): Promise<string[]> {
-  const found = await Promise.all(
-    paths.map(async (p) => (only === undefined || (await kindOf(p)) === only ? realOrUndefined(p) : undefined)),
-  );
+/** Real paths of those that exist. */
+async function existing(paths: string[]): Promise<string[]> {
+  const found = await Promise.all(paths.map(realOrUndefined));
   return found.filter((p): p is string => p !== undefined);
 }
 
-async function realOrUndefined(p: string): Promise<string | undefined> {
-  try {
-    return await realpath(p);
-  } catch {
-    return undefined;
-  }
-}
+const isUnder = (child: string, parent: string): boolean => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
 export async function planSandbox(input: PlanInput): Promise<PlanResult> {
   const workspace = unique(await existing([...input.roots]));
   const roots = unique([...workspace, ...(await existing([...input.writableRoots]))]);
-  // A mount point cannot be renamed (EBUSY), so binding .git onto itself stops a command from
-  // moving .git aside and building a new one with its own hooks and config.
-  const gitDirs = await existing(workspace.map((root) => path.join(root, '.git')), 'dir');
-  const writable = unique([...roots, ...gitDirs]);
-  const readOnly: string[] = [];
-  const emptyReadOnlyDirs: string[] = [];
-  const unprotected: string[] = [];
+  const spec = parseDenyRead(input.denyRead, input.home);
+  const scans = await Promise.all(roots.map((root) => scanRoot(root, spec.patterns, spec.exempt)));
+
+  const guard: Protection = { readOnly: [], emptyReadOnlyDirs: [], unprotected: [] };
   // Protected paths are the workspace's; extra writable folders (caches) are left as they are.
-  for (const root of workspace) {
-    for (const { rel, kind } of PROTECTED_PATHS) {
-      const p = path.join(root, rel);
-      const real = await realOrUndefined(p);
-      if (real !== undefined) {
-        readOnly.push(real);
-      } else if (kind === 'dir' && (await kindOf(path.dirname(p))) === 'dir') {
-        // Mounting needs a mount point, so bwrap leaves an empty folder behind on the host;
-        // harmless for .wield/ and .git/hooks, and it stops a command creating them.
-        emptyReadOnlyDirs.push(p);
-      } else {
-        // An empty placeholder file would be left behind and break readers of .mcp.json or
-        // .git/config (and an empty .git folder confuses git), so these stay creatable;
-        // reported, not hidden.
-        unprotected.push(p);
-      }
+  await protect(
+    workspace.flatMap((root) => PROTECTED_PATHS.map(({ rel, ...rest }) => ({ ...rest, path: path.join(root, rel) }))),
+    guard,
+  );
+  // Every repository in the workspace, not only a root's: git run later in any of them reads
+  // that one's config. A mount point cannot be renamed (EBUSY), so binding each git folder onto
+  // itself stops a command from moving it aside and building a new one with its own config.
+  const gitDirs: string[] = [];
+  const repositories = unique(scans.flatMap((scan) => scan.repositories)).filter((home) => workspace.some((root) => isUnder(home, root)));
+  for (const home of repositories) {
+    const git = await rootGit(home);
+    // A rewritten `.git` file would point git at a folder the command filled.
+    if (git.gitFile !== undefined) guard.readOnly.push(git.gitFile);
+    // One outside the writable folders is read-only already.
+    for (const dir of git.gitDirs.filter((d) => roots.some((r) => isUnder(d, r)))) {
+      gitDirs.push(dir);
+      await protect(await protectedGitEntries(dir), guard);
     }
   }
+  const writable = unique([...roots, ...gitDirs]);
 
-  const spec = parseDenyRead(input.denyRead, input.home);
   const deniedDirs: string[] = [];
   const deniedFiles: string[] = [];
-  const found = await Promise.all(roots.map((root) => findSecrets(root, spec.patterns, spec.exempt)));
-  for (const p of unique([...spec.paths, ...found.flat()])) {
+  for (const p of unique([...spec.paths, ...scans.flatMap((scan) => scan.secrets)])) {
     const kind = await kindOf(p);
     if (kind === 'dir') deniedDirs.push(p);
     else if (kind === 'file') deniedFiles.push(p);
@@ -99,19 +89,49 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
       supportDir: input.supportDir,
       tmpDir: input.tmpDir,
       writable,
-      readOnly: unique(readOnly),
-      emptyReadOnlyDirs,
+      readOnly: unique(guard.readOnly),
+      emptyReadOnlyDirs: unique(guard.emptyReadOnlyDirs),
       deniedDirs,
       deniedFiles,
       deniedFileSource: input.deniedFileSource,
     },
-    unprotected,
+    unprotected: unique(guard.unprotected),
   };
 }
 
-async function findSecrets(root: string, patterns: string[], exempt: string[]): Promise<string[]> {
-  if (patterns.length === 0) return [];
-  const matches = await glob(patterns, {
+/** Sorts entries into the plan's lists, in entry order (the checks run in parallel). */
+async function protect(entries: ProtectedEntry[], out: Protection): Promise<void> {
+  for (const verdict of await Promise.all(entries.map(protection))) {
+    for (const [list, p] of verdict) out[list].push(p);
+  }
+}
+
+async function protection(entry: ProtectedEntry): Promise<[keyof Protection, string][]> {
+  const real = await realOrUndefined(entry.path);
+  if (real !== undefined) return real === entry.path ? [['readOnly', real]] : [['readOnly', real], ['unprotected', entry.path]];
+  if (entry.kind === 'dir') {
+    // Mounting needs a mount point, so bwrap leaves an empty folder behind on the host;
+    // harmless for .wield/ and hooks/, and it stops a command creating them.
+    return (await kindOf(path.dirname(entry.path))) === 'dir' ? [['emptyReadOnlyDirs', entry.path]] : [['unprotected', entry.path]];
+  }
+  if (entry.placeholder !== undefined && (await placeholder(entry.path, entry.placeholder))) return [['readOnly', entry.path]];
+  return [['unprotected', entry.path]];
+}
+
+/** Creates a missing file with harmless content; false when it cannot (or a link is in the way). */
+async function placeholder(file: string, content: string): Promise<boolean> {
+  try {
+    await writeFile(file, content, { flag: 'wx' });
+  } catch (err) {
+    // EEXIST: another command made it first (fine) or a dangling link sits there (not fine).
+    if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) return false;
+  }
+  return (await realOrUndefined(file)) === file;
+}
+
+/** Secrets matching the deny patterns, and the folders holding a `.git` (repositories), in one walk. */
+async function scanRoot(root: string, patterns: string[], exempt: string[]): Promise<{ secrets: string[]; repositories: string[] }> {
+  const matches = await glob([...patterns, '**/.git'], {
     cwd: root,
     absolute: true,
     dot: true,
@@ -119,11 +139,16 @@ async function findSecrets(root: string, patterns: string[], exempt: string[]): 
     // Not followed: a link to a folder could take the scan across the whole disk. A secret
     // reached through a link stays hidden when its real path is listed (bwrap mounts over it).
     followSymbolicLinks: false,
-    // Dependencies and git internals hold no user secrets and are the bulk of a tree.
-    ignore: [...exempt, '**/node_modules/**', '**/.git/**'],
+    // Dependencies and git internals hold no user secrets and are the bulk of a tree; `.git/*`
+    // (not `.git/**`) keeps `.git` itself in the results while the walk skips what is inside.
+    ignore: [...exempt, '**/node_modules/**', '**/.git/*'],
   });
   // Folders come back with a trailing slash.
-  return matches.map((m) => m.replace(/\/+$/, ''));
+  const found = matches.map((m) => m.replace(/\/+$/, ''));
+  return {
+    secrets: found.filter((p) => path.basename(p) !== '.git'),
+    repositories: found.filter((p) => path.basename(p) === '.git').map((p) => path.dirname(p)),
+  };
 }
 
 function unique(items: string[]): string[] {

@@ -41,12 +41,45 @@ export const DEFAULT_DENY_READ: readonly string[] = [
   '!.env.template',
 ];
 
-/** Paths inside each writable root that a sandboxed command may read but never change. */
-export const PROTECTED_PATHS: readonly { rel: string; kind: 'dir' | 'file' }[] = [
-  { rel: '.git/hooks', kind: 'dir' },
-  { rel: '.git/config', kind: 'file' },
+export interface ProtectedPath {
+  rel: string;
+  kind: 'dir' | 'file';
+  /**
+   * A missing file is created with this content and then mounted read-only, so a command cannot
+   * create it. Only where git reads the content exactly as it reads no file at all.
+   */
+  placeholder?: string;
+}
+
+/** Paths inside each workspace root that a sandboxed command may read but never change. */
+export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   { rel: '.wield', kind: 'dir' },
+  // No placeholder: an empty file is not JSON, and would break whatever reads .mcp.json.
   { rel: '.mcp.json', kind: 'file' },
+];
+
+/**
+ * Entries of a git folder that make git run programs or read its config from elsewhere: hooks,
+ * config (core.fsmonitor, filters, include.path…), config.worktree (read when
+ * extensions.worktreeConfig is on) and commondir (where config and hooks are read from).
+ * A missing one gets a placeholder rather than a check after the command: git run meanwhile
+ * outside (a terminal next to wield) would read a file the command made, and an empty mount
+ * point, which bwrap would leave behind, makes git die on commondir ("failed to read"). An
+ * empty config reads as no config; commondir "." names the git folder itself, where git looks
+ * without the file (status, commit, worktree and gc behave the same; only
+ * `git rev-parse --git-common-dir` prints the path absolute).
+ */
+export const PROTECTED_GIT_PATHS: readonly ProtectedPath[] = [
+  { rel: 'hooks', kind: 'dir' },
+  { rel: 'config', kind: 'file', placeholder: '' },
+  { rel: 'config.worktree', kind: 'file', placeholder: '' },
+  { rel: 'commondir', kind: 'file', placeholder: '.\n' },
+];
+
+/** In each linked worktree's folder (.git/worktrees/NAME): what points it at config. */
+export const PROTECTED_WORKTREE_PATHS: readonly ProtectedPath[] = [
+  { rel: 'commondir', kind: 'file' },
+  { rel: 'config.worktree', kind: 'file', placeholder: '' },
 ];
 
 /** Expands a leading `~` and resolves relative paths against `base`. */

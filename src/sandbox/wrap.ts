@@ -20,7 +20,7 @@ export interface WrappedCommand {
   sandboxed: boolean;
   /** Why the command is not sandboxed (absent when it is). */
   reason?: string;
-  /** Protected files that do not exist yet and so could be created by this command. */
+  /** Protected paths this command could still create or replace (see PlanResult.unprotected). */
   unprotected?: string[];
   /**
    * Set when allowed hosts are reachable: spawn with one more pipe at `fd` and hand it to

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { doctorChecks, formatChecks, register } from '../../src/cli/commands/sandbox.js';
+import { addRuntimeOptions } from '../../src/cli/options.js';
 
 interface Outcome {
   code: number | undefined;
@@ -24,7 +25,8 @@ async function wield(...args: string[]): Promise<Outcome> {
     code = c;
   }) as typeof process.exit);
   try {
-    const program = new Command('wield').exitOverride();
+    // The root takes the runtime flags too, as in main.ts (`wield --trust sandbox status`).
+    const program = addRuntimeOptions(new Command('wield').exitOverride());
     register(program);
     await program.parseAsync(['node', 'wield', ...args]);
   } finally {
@@ -70,6 +72,40 @@ describe('wield sandbox status / doctor', () => {
     expect(out).toMatch(/not an executable file/);
     expect(out).toMatch(/install bubblewrap/);
     expect(out).toMatch(/network: only example\.com, through wield's proxy/);
+  });
+
+  it('status reads settings as every other command does: --trust and --sandbox count, before or after the name', async () => {
+    const project = path.join(home, 'project');
+    mkdirSync(path.join(project, '.wield'), { recursive: true });
+    writeFileSync(
+      path.join(project, '.wield', 'settings.json'),
+      JSON.stringify({ sandbox: { enabled: true, autoAllowBash: true, network: { allowedHosts: ['127.0.0.1'] } } }),
+    );
+    const before = process.cwd();
+    process.chdir(project);
+    try {
+      const untrusted = await wield('sandbox', 'status');
+      expect(untrusted.out).toMatch(/ask as usual/);
+      for (const args of [['--trust', 'sandbox', 'status'], ['sandbox', 'status', '--trust']]) {
+        const { out } = await wield(...args);
+        expect(out).toMatch(/run sandboxed without asking \(autoAllowBash\)/);
+        expect(out).toMatch(/network: only 127\.0\.0\.1, through wield's proxy/);
+      }
+      process.chdir(home);
+      const flagged = JSON.parse((await wield('--sandbox', 'sandbox', 'status', '--json')).out) as { enabled: boolean };
+      expect(flagged.enabled).toBe(true);
+    } finally {
+      process.chdir(before);
+    }
+  });
+
+  it('status stops on settings it cannot read, like other commands; doctor reports them as a failed check', async () => {
+    mkdirSync(path.join(home, '.wield'));
+    writeFileSync(path.join(home, '.wield', 'settings.json'), '{"sandbox": {"enabled": "yes"}}');
+    const { code } = await wield('sandbox', 'status');
+    expect(code).toBe(2);
+    const checks = await doctorChecks({});
+    expect(checks.find((c) => c.name === 'sandbox')).toMatchObject({ level: 'fail', detail: expect.stringMatching(/settings\.json/) });
   });
 
   it('doctor lists every check and exits 0 when none fails', async () => {

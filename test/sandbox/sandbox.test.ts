@@ -1,4 +1,5 @@
 // Real commands through the wrap and bubblewrap: what is blocked, what is allowed.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import type { SandboxSettings } from '../../src/sandbox/index.js';
 import { bash, makeFixture, runWrapped, type Fixture, type RunResult } from './helpers.js';
 
 const status = await sandboxStatus();
+const hasCurl = spawnSync('curl', ['--version']).status === 0;
 const title = status.available ? 'with bubblewrap' : `with bubblewrap (skipped: ${status.reason})`;
 
 describe.skipIf(!status.available)(title, () => {
@@ -222,5 +224,15 @@ describe.skipIf(!status.available)(title, () => {
     // The command's exit code and its fd 3 come through the bridge unchanged.
     const exit = await run('echo side >&3; exit 7', network);
     expect({ code: exit.code, fd3: exit.fd3 }).toEqual({ code: 7, fd3: 'side\n' });
+  });
+
+  it.skipIf(!hasCurl)("explains curl's failures: the proxy's 403 hidden by -f, and a connection that skips the proxy", async () => {
+    const network = { network: { allowedHosts: ['127.0.0.1'] } };
+    const forbidden = await run('curl -sSf http://example.com/', network);
+    expect(forbidden.code).toBe(22);
+    expect(explainSandboxFailure(forbidden.stderr, 22)).toMatch(/proxy.*allowedHosts/);
+    const skipped = await run(`curl -sS --noproxy '*' http://127.0.0.1:${port}/`, network);
+    expect(skipped.code).toBe(7);
+    expect(explainSandboxFailure(skipped.stderr, 7)).toMatch(/private loopback/);
   });
 });

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../sandbox/index.js';
 import { exitWith, reportFailure, writeOut } from '../exit.js';
-import { addJsonOption } from '../options.js';
+import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 
 const NODE_MAJOR_REQUIRED = 20; // package.json "engines"
 
@@ -19,30 +19,35 @@ export interface DoctorCheck {
 
 export function register(program: Command): void {
   const sandbox = program.command('sandbox').description('the Bash sandbox (bubblewrap)');
+  // The runtime flags (--trust, --sandbox…) as every command takes them, before or after the name.
   const status = addJsonOption(
-    sandbox.command('status').description('whether the sandbox can run here, what it protects, and why not (exit 1 when unavailable)'),
+    addRuntimeOptions(sandbox.command('status').description('whether the sandbox can run here, what it protects, and why not (exit 1 when unavailable)')),
   );
-  status.action(run(async (opts: { json?: boolean }) => {
-    const { settings, notes } = await sandboxSettings();
+  status.action(run(async () => {
+    const flags = status.optsWithGlobals<CliFlags>();
+    const settings = await sandboxSettings(flags);
     const s = await sandboxStatus(settings);
-    const report = { ...s, enabled: settings.enabled === true, autoAllowBash: settings.autoAllowBash === true, notes: [...notes, ...s.notes] };
-    await writeOut(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatSandboxStatus(report));
+    const report = { ...s, enabled: settings.enabled === true, autoAllowBash: settings.autoAllowBash === true };
+    await writeOut(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatSandboxStatus(report));
     return s.available ? 0 : 1;
   }));
 
-  const doctor = addJsonOption(program.command('doctor').description('check Node, the sandbox, ripgrep, the Bash parser and the model provider (exit 1 on a failure)'));
-  doctor.action(run(async (opts: { json?: boolean }) => {
-    const checks = await doctorChecks();
-    await writeOut(opts.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+  const doctor = addJsonOption(
+    addRuntimeOptions(program.command('doctor').description('check Node, the sandbox, ripgrep, the Bash parser and the model provider (exit 1 on a failure)')),
+  );
+  doctor.action(run(async () => {
+    const flags = doctor.optsWithGlobals<CliFlags>();
+    const checks = await doctorChecks(process.env, flags);
+    await writeOut(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
     return checks.some((c) => c.level === 'fail') ? 1 : 0;
   }));
 }
 
-function run<A>(body: (opts: A) => Promise<number>): (opts: A) => Promise<void> {
-  return async (opts) => {
+function run(body: () => Promise<number>): () => Promise<void> {
+  return async () => {
     let code: number;
     try {
-      code = await body(opts);
+      code = await body();
     } catch (error) {
       code = reportFailure(error);
     }
@@ -50,15 +55,11 @@ function run<A>(body: (opts: A) => Promise<number>): (opts: A) => Promise<void> 
   };
 }
 
-/** The merged `sandbox` settings of this folder; unreadable settings are a note, not a crash. */
-async function sandboxSettings(): Promise<{ settings: SandboxSettings; notes: string[] }> {
-  const [{ loadSettings, formatSettingsError }, { wieldHome }] = await Promise.all([
-    import('../../permissions/settings.js'),
-    import('../../agent/session-store.js'),
-  ]);
-  const loaded = await loadSettings({ cwd: process.cwd(), home: wieldHome() });
-  const notes = (loaded.errors ?? []).map((e) => `settings problem (ignored here): ${formatSettingsError(e)}`);
-  return { settings: loaded.settings.sandbox, notes };
+/** The `sandbox` settings this folder's commands run under: the same loader and flags as theirs. */
+async function sandboxSettings(flags: CliFlags): Promise<SandboxSettings> {
+  const { loadCliSettings } = await import('../settings.js');
+  const { loaded } = await loadCliSettings(process.cwd(), flags);
+  return loaded.settings.sandbox;
 }
 
 export function formatSandboxStatus(report: SandboxStatus & { enabled: boolean; autoAllowBash: boolean }): string {
@@ -80,8 +81,8 @@ export function formatChecks(checks: readonly DoctorCheck[]): string {
   return `${checks.map((c) => `${c.level.toUpperCase().padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`).join('\n')}\n`;
 }
 
-export async function doctorChecks(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
-  return Promise.all([checkNode(), checkSandbox(), checkRipgrep(), checkBashParser(), checkProvider(env)]);
+export async function doctorChecks(env: NodeJS.ProcessEnv = process.env, flags: CliFlags = {}): Promise<DoctorCheck[]> {
+  return Promise.all([checkNode(), checkSandbox(flags), checkRipgrep(), checkBashParser(), checkProvider(env)]);
 }
 
 function checkNode(): DoctorCheck {
@@ -91,8 +92,14 @@ function checkNode(): DoctorCheck {
     : { name: 'node', level: 'fail', detail: `v${process.versions.node}; wield needs Node ${NODE_MAJOR_REQUIRED} or later` };
 }
 
-async function checkSandbox(): Promise<DoctorCheck> {
-  const { settings } = await sandboxSettings();
+async function checkSandbox(flags: CliFlags): Promise<DoctorCheck> {
+  let settings: SandboxSettings;
+  try {
+    settings = await sandboxSettings(flags);
+  } catch (error) {
+    // Every other command stops on such settings; the doctor says so instead of stopping.
+    return { name: 'sandbox', level: 'fail', detail: errorText(error) };
+  }
   const s = await sandboxStatus(settings);
   return { name: 'sandbox', level: s.available ? 'ok' : 'warn', detail: s.reason };
 }
