@@ -174,7 +174,7 @@ function place(reading: string, cwd: string, roots: string[]): Placement {
   if (pseudo && !roots.some((root) => isWithin(root, pseudo))) {
     return { resolved, problem: `${pseudo} is a kernel pseudo-filesystem whose entries alias other files or devices; it is never part of the workspace` };
   }
-  if (!trusted(resolved)) return { resolved, problem: `${resolved} is outside the workspace (${rootsText(roots)}); use a path inside it` };
+  if (!trusted(resolved)) return { resolved, problem: `${resolved} is outside the workspace (${rootsText(roots)}); use a path inside it (a person can add its folder to permissions.additionalDirectories in settings)` };
   return { resolved };
 }
 
