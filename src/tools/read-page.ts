@@ -56,9 +56,10 @@ export async function readPage(handle: FileHandle, options: PageOptions): Promis
   let lineNo = 1;
   let current: Buffer[] = [];
   let currentBytes = 0;
-  // The kept line's full length in characters, decoded as it streams by (only the prefix is kept).
-  let decoder = new StringDecoder('utf8');
-  let currentChars = 0;
+  // A line longer than the kept prefix: its full length in characters, decoded as it streams by.
+  // Only such lines pay for a decoder; for the others the kept text is the whole line.
+  let overflow: StringDecoder | undefined;
+  let overflowChars = 0;
   let lastChar = '';
   let endLine = options.offset - 1;
   let clippedLines = 0;
@@ -66,18 +67,20 @@ export async function readPage(handle: FileHandle, options: PageOptions): Promis
   let sawBytesOnLastLine = false;
 
   const keep = (n: number) => n >= options.offset && n <= last && !stoppedAtBudget;
-  const countChars = (decoded: string) => {
-    currentChars += decoded.length;
+  const countOverflow = (decoded: string) => {
+    overflowChars += decoded.length;
     if (decoded) lastChar = decoded.charAt(decoded.length - 1);
   };
   const finishLine = () => {
     if (keep(lineNo)) {
-      countChars(decoder.end());
       let text = Buffer.concat(current, currentBytes).toString('utf8');
-      let length = currentChars;
-      if (lastChar === '\r') {
-        length--;
+      let length: number;
+      if (overflow) {
+        countOverflow(overflow.end());
+        length = overflowChars - (lastChar === '\r' ? 1 : 0);
+      } else {
         text = text.replace(/\r$/, '');
+        length = text.length;
       }
       if (lineNo === 1 && text.startsWith('\uFEFF')) {
         text = text.slice(1); // a BOM is not content
@@ -95,8 +98,8 @@ export async function readPage(handle: FileHandle, options: PageOptions): Promis
     }
     current = [];
     currentBytes = 0;
-    decoder = new StringDecoder('utf8');
-    currentChars = 0;
+    overflow = undefined;
+    overflowChars = 0;
     lastChar = '';
   };
 
@@ -110,14 +113,21 @@ export async function readPage(handle: FileHandle, options: PageOptions): Promis
       const nl = chunk.indexOf(10, start);
       const end = nl === -1 ? bytesRead : nl;
       if (keep(lineNo)) {
-        const room = maxLineBytes - currentBytes;
-        if (room > 0) {
+        const take = Math.max(0, Math.min(end - start, maxLineBytes - currentBytes));
+        if (take > 0) {
           // Copy: the read buffer is reused for the next chunk.
-          const piece = Buffer.from(chunk.subarray(start, Math.min(end, start + room)));
-          current.push(piece);
-          currentBytes += piece.length;
+          current.push(Buffer.from(chunk.subarray(start, start + take)));
+          currentBytes += take;
         }
-        countChars(decoder.write(chunk.subarray(start, end)));
+        if (start + take < end) {
+          // Past the kept prefix: count characters from the line's start (the prefix may end
+          // inside a character), then only what streams by.
+          if (!overflow) {
+            overflow = new StringDecoder('utf8');
+            countOverflow(overflow.write(Buffer.concat(current, currentBytes)));
+          }
+          countOverflow(overflow.write(chunk.subarray(start + take, end)));
+        }
       }
       sawBytesOnLastLine = end > start || nl !== -1;
       if (nl === -1) break;
