@@ -115,7 +115,14 @@ export interface PathRuleContext {
 // and a bare name matches at any depth. A pattern that matches a folder covers what is inside.
 // picomatch does the globbing; the `ignore` package only takes relative paths inside one root,
 // while rules must also speak about absolute and home paths.
-export function matchPathRule(content: string, absPath: string, ctx: PathRuleContext): boolean {
+
+/** A path pattern read once: the folder it is relative to and its glob (none: all under root). */
+export interface CompiledPathRule {
+  root: string;
+  isMatch?: (rel: string) => boolean;
+}
+
+export function compilePathRule(content: string, ctx: PathRuleContext): CompiledPathRule {
   let pattern = content;
   let root: string;
   if (pattern.startsWith('//')) {
@@ -137,16 +144,33 @@ export function matchPathRule(content: string, absPath: string, ctx: PathRuleCon
     pattern = `**/${pattern}`;
   }
   pattern = pattern.replace(/\/+$/, '');
-  const rel = path.relative(root, path.resolve(absPath));
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
-  if (pattern === '' || pattern === '**') return true;
-  const isMatch = picomatch(pattern, { dot: true });
+  root = path.resolve(root);
+  if (pattern === '' || pattern === '**') return { root };
+  return { root, isMatch: picomatch(pattern, { dot: true }) };
+}
+
+/** path.relative(root, file) for a resolved file at or below root, else undefined (without path.relative's cost). */
+function below(root: string, file: string): string | undefined {
+  if (file === root) return '';
+  if (root === path.sep) return file.slice(1);
+  return file.startsWith(root + path.sep) ? file.slice(root.length + 1) : undefined;
+}
+
+export function compiledRuleMatches(rule: CompiledPathRule, absPath: string): boolean {
+  const rel = below(rule.root, path.resolve(absPath));
+  // A name starting with `..` reads as climbing out of root: never matched.
+  if (rel === undefined || rel.startsWith('..')) return false;
+  if (!rule.isMatch) return true;
   // The file itself or any folder above it (a folder pattern covers its contents).
-  const segments = rel.split(path.sep);
-  for (let i = segments.length; i > 0; i--) {
-    if (isMatch(segments.slice(0, i).join('/'))) return true;
+  const posix = path.sep === '/' ? rel : rel.split(path.sep).join('/');
+  for (let end = posix.length; end > 0; end = posix.lastIndexOf('/', end - 1)) {
+    if (rule.isMatch(posix.slice(0, end))) return true;
   }
-  return false;
+  return rel === '' && rule.isMatch('');
+}
+
+export function matchPathRule(content: string, absPath: string, ctx: PathRuleContext): boolean {
+  return compiledRuleMatches(compilePathRule(content, ctx), absPath);
 }
 
 /** `domain:example.com` matches that host; `domain:*.example.com` also its subdomains (as the network guard's allow-list). */
