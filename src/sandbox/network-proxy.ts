@@ -26,12 +26,19 @@ const systemLookup = (host: string) => dns.promises.lookup(host, { all: true, ve
 /** Serves one bridge's channel until it closes. */
 export function serveBridge(channel: Duplex, options: BridgeOptions): void {
   const streams = new Map<number, ProxyStream>();
-  const send = (type: number, id: number, payload?: Buffer): void => {
-    if (!channel.destroyed) channel.write(codec.encode(type, id, payload));
-  };
+  /** False when the pipe to the sandbox is full: the caller pauses until `whenDrained` calls back. */
+  const send = (type: number, id: number, payload?: Buffer): boolean => channel.destroyed || channel.write(codec.encode(type, id, payload));
+  // One 'drain' listener for all paused connections, however many there are.
+  const waiting = new Set<() => void>();
+  const whenDrained = (resume: () => void): void => void waiting.add(resume);
+  channel.on('drain', () => {
+    const resumes = [...waiting];
+    waiting.clear();
+    for (const resume of resumes) resume();
+  });
   const feed = codec.decoder((type, id, payload) => {
     if (type === codec.OPEN) {
-      if (!streams.has(id)) streams.set(id, new ProxyStream(id, send, () => streams.delete(id), options));
+      if (!streams.has(id)) streams.set(id, new ProxyStream(id, send, whenDrained, () => streams.delete(id), options));
       return;
     }
     const stream = streams.get(id);
@@ -57,7 +64,8 @@ class ProxyStream {
 
   constructor(
     private readonly id: number,
-    private readonly send: (type: number, id: number, payload?: Buffer) => void,
+    private readonly send: (type: number, id: number, payload?: Buffer) => boolean,
+    private readonly whenDrained: (resume: () => void) => void,
     private readonly forget: () => void,
     private readonly options: BridgeOptions,
   ) {}
@@ -106,7 +114,13 @@ class ProxyStream {
       for (const chunk of [rest, ...this.early]) if (chunk.length > 0) upstream.write(chunk);
       this.early = [];
     });
-    upstream.on('data', (chunk: Buffer) => this.send(codec.DATA, this.id, chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      // A download faster than the sandbox reads waits in the upstream socket, not in wield's memory.
+      if (!this.send(codec.DATA, this.id, chunk)) {
+        upstream.pause();
+        this.whenDrained(() => upstream.resume());
+      }
+    });
     upstream.on('error', (error) => {
       if (this.state === 'connecting') this.refuse(502, 'Bad Gateway', `cannot connect to ${target.host}:${target.port}: ${error.message}`);
     });

@@ -82,22 +82,23 @@ async function bridge(options: BridgeOptions) {
   const host = net.createServer((socket) => serveBridge(socket, options));
   const port = await listen(host);
   const socket = net.connect(port, '127.0.0.1');
-  const received = new Map<number, Buffer>();
+  const received = new Map<number, Buffer[]>();
   const closed = new Set<number>();
   const feed = codec.decoder((type, id, payload) => {
-    if (type === codec.DATA) received.set(id, Buffer.concat([received.get(id) ?? Buffer.alloc(0), payload]));
+    if (type === codec.DATA) received.set(id, [...(received.get(id) ?? []), Buffer.from(payload)]);
     if (type === codec.CLOSE) closed.add(id);
   });
   socket.on('data', (chunk: Buffer) => feed(chunk));
   await new Promise((resolve) => socket.on('connect', resolve));
-  const until = async (check: () => boolean): Promise<void> => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  const until = async (check: () => boolean, tries = 200): Promise<void> => {
+    for (let i = 0; i < tries && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(check()).toBe(true);
   };
   return {
     socket,
     send: (type: number, id: number, text?: string) => socket.write(codec.encode(type, id, text === undefined ? undefined : Buffer.from(text))),
-    text: (id: number) => received.get(id)?.toString() ?? '',
+    text: (id: number) => Buffer.concat(received.get(id) ?? []).toString(),
+    bytes: (id: number) => (received.get(id) ?? []).reduce((sum, chunk) => sum + chunk.length, 0),
     closed,
     until,
   };
@@ -151,6 +152,37 @@ describe('the sandbox network proxy', () => {
     expect(b.text(3)).toMatch(/^HTTP\/1\.1 431/);
     b.socket.destroy();
   });
+
+  it('a download the sandbox does not read waits upstream, not in memory, and then arrives whole', async () => {
+    const total = 48 * 1024 * 1024;
+    let sent = 0;
+    let finished = false;
+    const source = net.createServer((socket) => {
+      const chunk = Buffer.alloc(64 * 1024, 7);
+      const pump = (): void => {
+        while (sent < total) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', pump);
+        }
+        finished = true;
+        socket.end();
+      };
+      pump();
+    });
+    const sourcePort = await listen(source);
+    const b = await bridge({ allowedHosts: ['127.0.0.1'] });
+    b.socket.pause(); // the sandbox side reads nothing for now
+    b.send(codec.OPEN, 1);
+    b.send(codec.DATA, 1, `CONNECT 127.0.0.1:${sourcePort} HTTP/1.1\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(finished).toBe(false);
+    expect(sent).toBeLessThan(total / 2);
+    b.socket.resume();
+    await b.until(() => b.closed.has(1), 1500);
+    expect(finished).toBe(true);
+    expect(b.bytes(1)).toBe('HTTP/1.1 200 Connection Established\r\n\r\n'.length + total);
+    b.socket.destroy();
+  }, 20_000);
 
   it('a corrupt frame stream closes the channel and nothing throws', async () => {
     const b = await bridge({ allowedHosts: [] });
