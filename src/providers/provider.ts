@@ -25,7 +25,24 @@ export function streamingProvider(shell: ProviderShell): ModelProvider {
           { label: shell.label, baseURL: shell.baseURL, model: request.model, keyEnv: shell.keyEnv, yielded, aborted: signal.aborted },
           shell.sdkErrors,
         );
-      return withRetries(() => shell.open(request, signal), classify, shell.retry, signal);
+      return withRetries(() => withOwnSignal((attemptSignal) => shell.open(request, attemptSignal), signal), classify, shell.retry, signal);
     },
   };
+}
+
+/**
+ * One attempt under its own abort signal, linked to the run's and unlinked when it ends. The
+ * SDKs add an abort listener to the signal of every request and some leave it there, so a long
+ * run's one signal would collect one per request (Node warns past ten).
+ */
+async function* withOwnSignal<T>(open: (signal: AbortSignal) => AsyncIterable<T>, parent: AbortSignal): AsyncGenerator<T> {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(parent.reason);
+  if (parent.aborted) abort();
+  else parent.addEventListener('abort', abort, { once: true });
+  try {
+    yield* open(controller.signal);
+  } finally {
+    parent.removeEventListener('abort', abort);
+  }
 }

@@ -1,5 +1,6 @@
 // Each provider, through its real SDK, against a stand-in server speaking its wire format.
 import { afterEach, describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
 import { ProviderError, RAW_ARGUMENTS_KEY, type Message, type ProviderName } from '../../src/providers/index.js';
 import { startStandin, type ScriptStep, type Standin } from '../support/standin/index.js';
 import { collect, collectUntilError, DIALECTS, ends, PNG_1PX, providerFor, request, text } from './helpers.js';
@@ -31,6 +32,14 @@ function systemOf(dialect: ProviderName, body: Body): unknown {
 }
 
 describe.each(DIALECTS)('%s provider', (dialect) => {
+  it('leaves no abort listener on the run\'s signal after a request (many turns, one signal)', async () => {
+    const server = await serve(dialect, Array.from({ length: 12 }, (_, i) => ({ text: `turn ${i}` })));
+    const provider = await providerFor(dialect, server.url);
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 12; i++) await collect(provider.stream(request(), signal));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
   it('runs a multi-turn tool exchange and sends results back in the dialect', async () => {
     const server = await serve(dialect, [
       { text: 'Reading.', toolCalls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }], usage: { inputTokens: 12, outputTokens: 7 } },
