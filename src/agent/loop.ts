@@ -122,7 +122,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
       emit({ type: 'user_message', message, origin: 'stop_hook' });
       continue;
     }
-    if (lastTurn) return finish('max_turns', `Stopped after ${maxTurns} turns (--max-turns); the model still wanted to continue.`);
+    if (lastTurn) return finish('max_turns', `Stopped after ${maxTurns} turns, the turn limit (--max-turns; ${DEFAULT_MAX_TURNS} unless set); the model still wanted to continue.`);
   }
 }
 
