@@ -52,4 +52,13 @@ describe('wield mcp', () => {
       await client.close();
     }
   });
+
+  it('serve on a network address without a token is a usage error (exit 2), before anything starts', async () => {
+    const failure = await run(process.execPath, [cli, 'mcp', 'serve', '--http', '0', '--host', '0.0.0.0'], { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: home } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('add --token TOKEN');
+  });
 });

@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { McpServerStatus } from '../../mcp/connection.js';
 import { exitWith, reportFailure, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
+import { SetupError } from '../setup-error.js';
 
 interface ServeFlags extends CliFlags {
   http?: number;
@@ -69,7 +70,12 @@ function untilShutdown(stdio: boolean): Promise<void> {
 
 async function serve(flags: ServeFlags): Promise<number> {
   const { createCliRuntime } = await import('../runtime.js');
-  const { serveMcp } = await import('../../mcp/serve.js');
+  const { serveMcp, isLoopback } = await import('../../mcp/serve.js');
+  const token = flags.token ?? process.env.WIELD_MCP_TOKEN;
+  // A command-line mistake, found before anything starts (exit 2 like other usage errors).
+  if (flags.http !== undefined && flags.host !== undefined && !isLoopback(flags.host) && !token) {
+    throw new SetupError(`wield mcp serve: serving on ${flags.host} exposes every tool to the network; add --token TOKEN (or set WIELD_MCP_TOKEN), or bind to 127.0.0.1.`);
+  }
   // stdout carries the protocol in stdio mode: everything for people goes to stderr.
   const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
@@ -78,7 +84,7 @@ async function serve(flags: ServeFlags): Promise<number> {
     const handle = await serveMcp({
       registry: runtime.registry,
       rt: runtime.rt,
-      transport: stdio ? 'stdio' : { http: { port: flags.http as number, host: flags.host, token: flags.token ?? process.env.WIELD_MCP_TOKEN } },
+      transport: stdio ? 'stdio' : { http: { port: flags.http as number, host: flags.host, token } },
       deferral: runtime.deferral,
     });
     if (handle.url) process.stderr.write(`wield: MCP gateway listening on ${handle.url}\n`);
