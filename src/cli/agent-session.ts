@@ -7,7 +7,7 @@ import type { AskPermission } from '../pipeline/types.js';
 import type { AskUser } from '../tool/types.js';
 import type { AgentEvent, AgentResult } from '../agent/events.js';
 import { runAgent, DEFAULT_MAX_TURNS } from '../agent/loop.js';
-import { messagesOf, readSession, SESSION_FORMAT_VERSION, SessionLog, sessionFile, sessionsDir } from '../agent/session-store.js';
+import { loadSessionForResume, SESSION_FORMAT_VERSION, SessionLog, sessionFile, sessionsDir, UnusableSessionError } from '../agent/session-store.js';
 import { selectToolsForRequest } from '../search/defer.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
@@ -43,6 +43,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
 
   let history: Message[] = [];
   let file: string | undefined;
+  let resumeNotice: string | undefined;
   if (flags.resume !== undefined) {
     try {
       file = sessionFile(flags.resume, env);
@@ -50,7 +51,12 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       throw new SetupError((error as Error).message);
     }
     if (!existsSync(file)) throw new SetupError(`No session "${flags.resume}" in ${sessionsDir(env)}; pass an id wield printed before (the file name without .jsonl).`);
-    history = messagesOf(readSession(file).records);
+    try {
+      ({ messages: history, notice: resumeNotice } = loadSessionForResume(file));
+    } catch (error) {
+      if (error instanceof UnusableSessionError) throw new SetupError(`Cannot resume "${flags.resume}": ${error.message} Start without --resume, or pass another id.`);
+      throw error;
+    }
   }
 
   // The SDK loads while the tools and settings do: start-up is the longer of the two, not the sum.
@@ -60,6 +66,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
     ),
   ]);
+  if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
   const log = new SessionLog(file ?? sessionFile(id, env));
   if (!file) {

@@ -4,12 +4,15 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readSession } from '../../agent/session-store.js';
+import { readSession, UnusableSessionError } from '../../agent/session-store.js';
 import { replaySession, type CallComparison, type ReplayReport } from '../../agent/replay.js';
 import { createCliRuntime } from '../runtime.js';
 import type { CliFlags } from '../options.js';
 import { writeOut } from '../exit.js';
 import { SetupError } from '../setup-error.js';
+
+/** Per-line warnings printed before the rest are summed up (a binary file has thousands). */
+const MAX_PROBLEMS_SHOWN = 20;
 
 export function formatComparison(comparison: CallComparison): string {
   const mark = comparison.status === 'same' ? '✓' : comparison.status === 'differs' ? '✗' : '?';
@@ -28,7 +31,11 @@ export async function runReplay(file: string, flags: CliFlags): Promise<number> 
   } catch (error) {
     throw new SetupError(`Cannot read the session file ${file}: ${(error as Error).message}`);
   }
-  for (const problem of parsed.problems) process.stderr.write(`wield: ${file}: ${problem}\n`);
+  const shown = parsed.problems.slice(0, MAX_PROBLEMS_SHOWN);
+  if (parsed.problems.length > shown.length) shown.push(`${parsed.problems.length - shown.length} more unreadable lines`);
+  for (const problem of shown) process.stderr.write(`wield: ${file}: ${problem}\n`);
+  // Nothing to compare is not "0 differ": a file of garbage must not pass as a clean replay.
+  if (parsed.records.length === 0) throw new SetupError(`${new UnusableSessionError(file, parsed).message} Nothing to replay.`);
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wield-replay-')));
   const runtime = await createCliRuntime({ cwd: workspace, flags });
   const controller = new AbortController();
