@@ -72,7 +72,10 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
       input = rechecked.value;
     }
     const hookDecision = hooks.permissionDecision ? { behavior: hooks.permissionDecision, reason: hooks.permissionDecisionReason } : undefined;
-    const permitted = await decidePermission({ tool, input, toolUseId: request.id, hookDecision, ctx }, rt);
+    const permitted = await decidePermission(
+      { tool, input, toolUseId: request.id, hookDecision, ctx, recheck: (raw) => checkInput(tool, raw, ctx, notes) },
+      rt,
+    );
     if (!permitted.ok) return settle(permitted.error, tool);
     if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'), tool);
     const context = hooks.additionalContext ? [hooks.additionalContext] : [];

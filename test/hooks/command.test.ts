@@ -135,6 +135,12 @@ describe('parseHookStdout', () => {
     expect(parseHookStdout('UserPromptSubmit', 'today is Monday\n').outcome).toEqual({ additionalContext: 'today is Monday' });
     expect(parseHookStdout('PreToolUse', 'hello').outcome).toEqual({});
   });
+  it('PermissionRequest: decision.behavior, message and updatedInput', () => {
+    const allow = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"echo rewritten > pr.txt"}}}}';
+    expect(parseHookStdout('PermissionRequest', allow)).toEqual({ outcome: { permissionDecision: 'allow', updatedInput: { command: 'echo rewritten > pr.txt' } }, problems: [] });
+    const deny = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}';
+    expect(parseHookStdout('PermissionRequest', deny).outcome).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'not here' });
+  });
   it('reports fields of the wrong kind', () => {
     const { problems } = parseHookStdout('PreToolUse', '{"hookSpecificOutput":{"permissionDecision":"maybe","updatedInput":"x"}}');
     expect(problems).toHaveLength(2);
