@@ -79,9 +79,11 @@ function elicitPermission(ctx: ServerContext): AskPermission {
         { signal },
       );
       if (answer.action === 'accept' && answer.content?.allow === true) return { allow: true };
-      return { allow: false, message: answer.action === 'accept' ? 'The user did not allow this call.' : `The user ${answer.action === 'decline' ? 'declined' : 'dismissed'} the permission request.` };
+      // The pipeline words it ("the user declined: …"); this says how, without a closing period.
+      return { allow: false, message: answer.action === 'accept' ? 'left "allow" unticked in the MCP client' : `${answer.action === 'decline' ? 'declined' : 'dismissed'} the request in the MCP client` };
     } catch (error) {
-      return { allow: false, message: `Permission could not be asked: ${error instanceof Error ? error.message : String(error)}` };
+      // Not a refusal: the question never reached anyone. The pipeline reports a failed prompt.
+      throw new Error(`the MCP client could not be asked: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
 }
