@@ -22,3 +22,19 @@ export async function exitWith(code: number): Promise<never> {
   await writeOut('');
   process.exit(code);
 }
+
+/**
+ * A command's action: runs its body with commander's arguments and exits with the code it
+ * returns; a failure becomes a message (exit 2 for setup problems), never a stack trace.
+ */
+export function commandAction<A extends unknown[]>(body: (...args: A) => Promise<number>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    let code: number;
+    try {
+      code = await body(...args);
+    } catch (error) {
+      code = reportFailure(error);
+    }
+    await exitWith(code);
+  };
+}

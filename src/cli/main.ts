@@ -3,7 +3,7 @@
 // the SDKs, tree-sitter, MCP and the tools load through import() when a command runs.
 import { Command, Option } from 'commander';
 import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags } from './options.js';
-import { exitWith, reportFailure } from './exit.js';
+import { commandAction as action } from './exit.js';
 import { closestNames } from '../pipeline/lookup.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMcp } from './commands/mcp.js';
@@ -11,19 +11,6 @@ import { register as registerSandbox } from './commands/sandbox.js';
 import { register as registerSearch } from './commands/search.js';
 
 const VERSION = '0.1.0';
-
-/** Runs a command body and exits with its code; failures become a message, never a stack trace. */
-function action(run: (...args: never[]) => Promise<number>): (...args: unknown[]) => Promise<void> {
-  return async (...args: unknown[]) => {
-    let code: number;
-    try {
-      code = await run(...(args as never[]));
-    } catch (error) {
-      code = reportFailure(error);
-    }
-    await exitWith(code);
-  };
-}
 
 /** A subcommand's own flags with the root's (e.g. `wield --allow X call ...`). */
 function flagsOf(command: Command): CliFlags {

@@ -9,7 +9,7 @@ import { guardPath, type PathVerdict } from '../../permissions/paths.js';
 import { readDenyPredicate } from '../../permissions/read-deny.js';
 import { loadCliSettings, type CliSettings } from '../settings.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
-import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { commandAction, writeOut } from '../exit.js';
 
 export interface BashCheck {
   decision: PermissionDecision['behavior'];
@@ -67,16 +67,12 @@ export async function checkPath(target: string, flags: CliFlags, cwd: string = p
   return { inside, resolved, reason };
 }
 
+/** An action printing what `body` returns (a check's answer is data: exit 0). */
 function run<A extends unknown[]>(body: (...args: A) => Promise<string>): (...args: A) => Promise<void> {
-  return async (...args: A) => {
-    let code = 0;
-    try {
-      await writeOut(await body(...args));
-    } catch (error) {
-      code = reportFailure(error);
-    }
-    await exitWith(code);
-  };
+  return commandAction(async (...args: A) => {
+    await writeOut(await body(...args));
+    return 0;
+  });
 }
 
 export function register(program: Command): void {

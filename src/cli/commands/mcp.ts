@@ -2,7 +2,7 @@
 // `wield mcp serve [--http PORT] [--host H] [--token T]` (the pool as an MCP server).
 import { InvalidArgumentError, type Command } from 'commander';
 import type { McpServerStatus } from '../../mcp/connection.js';
-import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { SetupError } from '../setup-error.js';
 
@@ -16,18 +16,6 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InvalidArgumentError(`expected a port number 0-65535, got ${JSON.stringify(value)}`);
   return port;
-}
-
-function run(body: () => Promise<number>): () => Promise<void> {
-  return async () => {
-    let code: number;
-    try {
-      code = await body();
-    } catch (error) {
-      code = reportFailure(error);
-    }
-    await exitWith(code);
-  };
 }
 
 export function formatServerTable(servers: readonly McpServerStatus[]): string {

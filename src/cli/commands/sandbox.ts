@@ -5,7 +5,7 @@ import { access, constants } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../sandbox/index.js';
-import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 
 const NODE_MAJOR_REQUIRED = 20; // package.json "engines"
@@ -41,18 +41,6 @@ export function register(program: Command): void {
     await writeOut(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
     return checks.some((c) => c.level === 'fail') ? 1 : 0;
   }));
-}
-
-function run(body: () => Promise<number>): () => Promise<void> {
-  return async () => {
-    let code: number;
-    try {
-      code = await body();
-    } catch (error) {
-      code = reportFailure(error);
-    }
-    await exitWith(code);
-  };
 }
 
 /** The `sandbox` settings this folder's commands run under: the same loader and flags as theirs. */

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { formatLineErrors, parseCatalog, parseQueries } from '../../search/catalog.js';
 import { ToolIndex, type SearchHit } from '../../search/tool-index.js';
 import { addJsonOption, addRuntimeOptions, parsePositiveInt, type CliFlags } from '../options.js';
-import { exitWith, reportFailure, writeOut } from '../exit.js';
+import { commandAction, writeOut } from '../exit.js';
 import { SetupError } from '../setup-error.js';
 
 const DEFAULT_K = 5;
@@ -87,13 +87,10 @@ export function register(program: Command): void {
         .option('--queries <file>', 'run every {"query"} line of this JSON Lines file; prints {"query", "results"} lines'),
     ),
   );
-  search.action(async (query: string | undefined) => {
-    let code = 0;
-    try {
+  search.action(
+    commandAction(async (query: string | undefined) => {
       await writeOut(await runSearch(query, search.optsWithGlobals<SearchFlags>()));
-    } catch (error) {
-      code = reportFailure(error);
-    }
-    await exitWith(code);
-  });
+      return 0;
+    }),
+  );
 }
