@@ -148,9 +148,9 @@ export function bashTool(options: BashToolOptions = {}) {
       analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }));
       return { ok: true };
     },
-    checkPermissions: (input, ctx) => {
+    checkPermissions: async (input, ctx) => {
       if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
-      const risk = gitConfigRisk(bashAnalysisOf(input).commands, ctx.session.cwd);
+      const risk = await gitConfigRisk(bashAnalysisOf(input).commands, ctx.session.cwd);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
     },
     ruleParts: (input) => bashAnalysisOf(input).commands.map((part: string) => ({ ...input, command: part })),

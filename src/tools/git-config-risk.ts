@@ -10,7 +10,8 @@
 // refresh, so no fsmonitor; no pager on a pipe). Measured here: ~5 ms per check (one spawn),
 // against well under 1 ms to read the files, once per Bash command that mentions git.
 // Submodules add one `git ls-files` (only when the index may hold a gitlink) and one listing each.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -51,6 +52,7 @@ export function parseGitConfigList(out: string): GitConfigEntry[] {
 // they include from inside the repository.
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
 const GIT_TIMEOUT_MS = 5_000;
+const execFileAsync = promisify(execFile);
 /** Repositories checked per command (the one in cwd and the submodules git status would visit). */
 const MAX_REPOSITORIES = 32;
 // A gitlink's mode (0o160000) as the index stores it; absent from the bytes means no gitlink.
@@ -62,17 +64,17 @@ const MENTIONS_GIT = /(^|[\s/;&|(`])git(\s|$)/;
  * Why running these commands in cwd could execute programs from the repository's own config,
  * or undefined. Only commands that mention git are considered.
  */
-export function gitConfigRisk(commands: readonly string[], cwd: string): string | undefined {
+export async function gitConfigRisk(commands: readonly string[], cwd: string): Promise<string | undefined> {
   if (!commands.some((command) => MENTIONS_GIT.test(command))) return undefined;
   const dir = existingFolder(path.resolve(cwd));
   return dir === undefined ? undefined : repositoryRisk(dir, { left: MAX_REPOSITORIES });
 }
 
-function repositoryRisk(dir: string, budget: { left: number }): string | undefined {
+async function repositoryRisk(dir: string, budget: { left: number }): Promise<string | undefined> {
   if (budget.left-- <= 0) {
     return `this repository has more than ${MAX_REPOSITORIES} submodules, more than wield checks for git config that runs programs; approve git commands here yourself`;
   }
-  const listed = runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']);
+  const listed = await runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']);
   if (listed === undefined) return undefined;
   if (typeof listed !== 'string') return `wield could not read the git config in ${dir} (${listed.error}); approve git commands here yourself`;
   const top = worktreeTop(dir) ?? dir;
@@ -84,18 +86,18 @@ function repositoryRisk(dir: string, budget: { left: number }): string | undefin
     const keys = [...new Set(risky.map((e) => e.key))];
     return `this repository's git config (${files.slice(0, 3).join(', ')}) sets ${keys.slice(0, 3).join(', ')}, which makes git run programs or read other files even for read-only commands; approve git commands here yourself`;
   }
-  for (const submodule of populatedGitlinks(dir, top)) {
-    const risk = repositoryRisk(submodule, budget);
+  for (const submodule of await populatedGitlinks(dir, top)) {
+    const risk = await repositoryRisk(submodule, budget);
     if (risk !== undefined) return risk;
   }
   return undefined;
 }
 
 /** The checkouts of gitlinks in the index (submodules, added repositories): git status runs git in each. */
-function populatedGitlinks(dir: string, top: string): string[] {
+async function populatedGitlinks(dir: string, top: string): Promise<string[]> {
   if (!mayHaveGitlinks(top)) return [];
   // core.fsmonitor off: reading the index must not start the user's own fsmonitor either.
-  const listed = runGit(dir, ['-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z', '--', ':/']);
+  const listed = await runGit(dir, ['-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z', '--', ':/']);
   if (typeof listed !== 'string') return [];
   return listed
     .split('\0')
@@ -139,16 +141,17 @@ function existingFolder(dir: string): string | undefined {
 const isInside = (file: string, dir: string): boolean => file.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
 
 /** stdout; undefined when there is no git to run; the first line of stderr when git failed. */
-function runGit(cwd: string, args: string[]): string | { error: string } | undefined {
+/** git's output; undefined when git is not installed. Asynchronous: a slow repository must not stall the event loop (other running calls, Ctrl-C). */
+async function runGit(cwd: string, args: string[]): Promise<string | { error: string } | undefined> {
   try {
-    return execFileSync('git', ['--no-pager', ...args], {
+    const { stdout } = await execFileAsync('git', ['--no-pager', ...args], {
       cwd,
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
       timeout: GIT_TIMEOUT_MS,
       maxBuffer: 256 * 1024 * 1024,
       env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
     });
+    return stdout;
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
     const stderr = error instanceof Error && 'stderr' in error ? String(error.stderr).trim().split('\n')[0] : '';

@@ -47,65 +47,65 @@ describe('gitConfigRisk follows every config git would read', () => {
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8' });
   const runsProgram = '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch PWNED; false"\n';
   /** Runs `check` with GIT_CONFIG_GLOBAL naming a file with this text: the user's own config. */
-  const withGlobalConfig = (root: string, text: string, check: () => void): void => {
+  const withGlobalConfig = async (root: string, text: string, check: () => Promise<void>): Promise<void> => {
     const global = path.join(path.dirname(root), 'global.gitconfig');
     writeFileSync(global, text);
     const saved = process.env.GIT_CONFIG_GLOBAL;
     process.env.GIT_CONFIG_GLOBAL = global;
     try {
-      check();
+      await check();
     } finally {
       if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
       else process.env.GIT_CONFIG_GLOBAL = saved;
     }
   };
 
-  it('a commondir that moves the common folder to a copy whose config runs a program', () => {
+  it('a commondir that moves the common folder to a copy whose config runs a program', async () => {
     const root = repo();
     cpSync(path.join(root, '.git'), path.join(root, '.evil'), { recursive: true });
     writeFileSync(path.join(root, '.evil', 'config'), runsProgram);
     writeFileSync(path.join(root, '.git', 'commondir'), '../.evil\n');
-    expect(gitConfigRisk(['git status'], root)).toMatch(/core\.fsmonitor/);
-    expect(gitConfigRisk(['git status'], root)).toMatch(/\.evil/);
+    expect(await gitConfigRisk(['git status'], root)).toMatch(/core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], root)).toMatch(/\.evil/);
   });
 
-  it('config.worktree, only when extensions.worktreeConfig makes git read it', () => {
+  it('config.worktree, only when extensions.worktreeConfig makes git read it', async () => {
     const root = repo();
     writeFileSync(path.join(root, '.git', 'config.worktree'), runsProgram);
-    expect(gitConfigRisk(['git status'], root)).toBeUndefined();
+    expect(await gitConfigRisk(['git status'], root)).toBeUndefined();
     git(root, 'config', 'extensions.worktreeConfig', 'true');
-    expect(gitConfigRisk(['git status'], root)).toMatch(/config\.worktree\) sets core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], root)).toMatch(/config\.worktree\) sets core\.fsmonitor/);
   });
 
-  it("a linked worktree's own config.worktree", () => {
+  it("a linked worktree's own config.worktree", async () => {
     const root = repo();
     const wt = path.join(path.dirname(root), 'wt');
     git(root, 'worktree', 'add', '-q', wt);
     git(root, 'config', 'extensions.worktreeConfig', 'true');
-    expect(gitConfigRisk(['git status'], wt)).toBeUndefined();
+    expect(await gitConfigRisk(['git status'], wt)).toBeUndefined();
     writeFileSync(path.join(root, '.git', 'worktrees', 'wt', 'config.worktree'), runsProgram);
-    expect(gitConfigRisk(['git status'], wt)).toMatch(/config\.worktree\) sets core\.fsmonitor/);
-    expect(gitConfigRisk(['git status'], root)).toBeUndefined();
+    expect(await gitConfigRisk(['git status'], wt)).toMatch(/config\.worktree\) sets core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], root)).toBeUndefined();
   });
 
-  it("a file inside the repository that the user's own config includes, but not the user's own settings", () => {
+  it("a file inside the repository that the user's own config includes, but not the user's own settings", async () => {
     const root = repo();
-    withGlobalConfig(root, `[credential]\n\thelper = store\n[include]\n\tpath = ${path.join(root, 'team.gitconfig')}\n`, () => {
-      expect(gitConfigRisk(['git status'], root)).toBeUndefined();
+    await withGlobalConfig(root, `[credential]\n\thelper = store\n[include]\n\tpath = ${path.join(root, 'team.gitconfig')}\n`, async () => {
+      expect(await gitConfigRisk(['git status'], root)).toBeUndefined();
       writeFileSync(path.join(root, 'team.gitconfig'), runsProgram);
-      expect(gitConfigRisk(['git status'], root)).toMatch(/team\.gitconfig\) sets core\.fsmonitor/);
+      expect(await gitConfigRisk(['git status'], root)).toMatch(/team\.gitconfig\) sets core\.fsmonitor/);
     });
   });
 
-  it('submodules git status recurses into: their git folder under .git/modules, or a repository added as a gitlink', () => {
+  it('submodules git status recurses into: their git folder under .git/modules, or a repository added as a gitlink', async () => {
     const upstream = repo();
     const root = repo();
     git(root, 'submodule', 'add', '-q', upstream, 'lib');
     git(root, 'commit', '-qm', 'lib');
-    expect(gitConfigRisk(['git status'], root)).toBeUndefined();
+    expect(await gitConfigRisk(['git status'], root)).toBeUndefined();
     writeFileSync(path.join(root, '.git', 'modules', 'lib', 'config'), runsProgram);
-    expect(gitConfigRisk(['git status'], path.join(root, 'lib'))).toMatch(/core\.fsmonitor/);
-    expect(gitConfigRisk(['git status'], root)).toMatch(/\.git\/modules\/lib\/config\) sets core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], path.join(root, 'lib'))).toMatch(/core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], root)).toMatch(/\.git\/modules\/lib\/config\) sets core\.fsmonitor/);
 
     const other = repo();
     const nested = path.join(other, 'nested');
@@ -114,23 +114,23 @@ describe('gitConfigRisk follows every config git would read', () => {
     git(nested, 'commit', '-q', '--allow-empty', '-m', 'n');
     git(other, 'add', 'nested');
     writeFileSync(path.join(nested, '.git', 'config'), runsProgram);
-    expect(gitConfigRisk(['git status'], path.join(other, 'sub-folder-that-does-not-exist'))).toMatch(/core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], path.join(other, 'sub-folder-that-does-not-exist'))).toMatch(/core\.fsmonitor/);
   });
 
-  it('asks when git cannot read the config at all, rather than guess', () => {
+  it('asks when git cannot read the config at all, rather than guess', async () => {
     const root = repo();
     writeFileSync(path.join(root, '.git', 'config'), '[core\n\tbroken\n');
-    expect(gitConfigRisk(['git status'], root)).toMatch(/could not/);
+    expect(await gitConfigRisk(['git status'], root)).toMatch(/could not/);
   });
 
-  it("never runs a program while checking, not even the user's own fsmonitor", () => {
+  it("never runs a program while checking, not even the user's own fsmonitor", async () => {
     const root = repo();
     git(root, 'update-index', '--add', '--cacheinfo', `160000,${git(root, 'rev-parse', 'HEAD').trim()},lib`);
-    withGlobalConfig(root, `[core]\n\tfsmonitor = "touch ${path.join(root, 'PWNED')}; false"\n`, () => {
-      expect(gitConfigRisk(['git status'], root)).toBeUndefined();
+    await withGlobalConfig(root, `[core]\n\tfsmonitor = "touch ${path.join(root, 'PWNED')}; false"\n`, async () => {
+      expect(await gitConfigRisk(['git status'], root)).toBeUndefined();
     });
     writeFileSync(path.join(root, '.git', 'config'), runsProgram.replace('PWNED', path.join(root, 'PWNED')));
-    expect(gitConfigRisk(['git status'], root)).toMatch(/core\.fsmonitor/);
+    expect(await gitConfigRisk(['git status'], root)).toMatch(/core\.fsmonitor/);
     expect(existsSync(path.join(root, 'PWNED'))).toBe(false);
   });
 });
@@ -149,8 +149,8 @@ describe('Bash in a repository whose own config runs programs', () => {
 
   it('asks before git status instead of auto-approving it, so the hook never runs', async () => {
     const root = makeRepo(true);
-    expect(gitConfigRisk(['git status'], path.join(root, 'sub'))).toMatch(/core\.fsmonitor/);
-    expect(gitConfigRisk(['ls -la'], root)).toBeUndefined();
+    expect(await gitConfigRisk(['git status'], path.join(root, 'sub'))).toMatch(/core\.fsmonitor/);
+    expect(await gitConfigRisk(['ls -la'], root)).toBeUndefined();
     const registry = new ToolRegistry();
     registry.register(bashTool());
     const session = createSession({ cwd: root });
