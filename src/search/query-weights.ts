@@ -2,10 +2,8 @@
 // make when written together, and synonyms of its words (both at reduced weights).
 import type { RankingParams } from './scorer.js';
 import { synonymsOf } from './synonyms.js';
-import { isStopWord, termOf, terms } from './tokenize.js';
+import { isStopWord, PIECE_BREAK, termOf, terms } from './tokenize.js';
 
-/** Same separators as the tokenizer: what is left are the pieces a writer typed as one word. */
-const PIECE_BREAK = /[^\p{L}\p{N}'\u2019]+/u;
 const PLAIN_PIECE = /^[\p{L}\p{N}]+$/u;
 const DIGITS = /^\d+$/;
 

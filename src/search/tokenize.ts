@@ -45,7 +45,8 @@ for (let code = 0; code < 128; code++) ASCII_CLASS[code] = code === APOSTROPHE_C
 
 /** What a piece (a run between separators) is made of; the ASCII ones are also in ASCII_CLASS. */
 const PIECE_CHARS = String.raw`\p{L}\p{N}'\u2019`;
-const SEPARATORS = new RegExp(`[^${PIECE_CHARS}]+`, 'u');
+/** The separators between pieces (what a writer typed as one word). */
+export const PIECE_BREAK = new RegExp(`[^${PIECE_CHARS}]+`, 'u');
 // Sticky: they match at lastIndex only, so the scanner tests a position without a slice.
 const SEPARATOR_RUN = new RegExp(`[^${PIECE_CHARS}]+`, 'uy');
 const PIECE_RUN = new RegExp(`[${PIECE_CHARS}]+`, 'uy');
@@ -68,16 +69,6 @@ export function splitWords(text: string): string[] {
     if (scanner.unicode[i]) words.push(...unicodePieceWords(text, start, end));
     else words.push(wordAt(text, start, end));
   }
-  return words;
-}
-
-/**
- * splitWords by its plain definition: split at separators, then split each piece. The reference
- * the scanner is held to by tests (test/search/tokenize-scan.test.ts).
- */
-export function splitWordsUnicode(text: string): string[] {
-  const words: string[] = [];
-  for (const piece of text.split(SEPARATORS)) if (piece !== '') splitPiece(piece, words);
   return words;
 }
 

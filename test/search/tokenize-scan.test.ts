@@ -2,7 +2,15 @@
 // definition of splitting (splitWordsUnicode) and to terms().
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { rangeIsWord, splitWords, splitWordsUnicode, terms, wordAt, wordHash, WordScanner } from '../../src/search/tokenize.js';
+import { rangeIsWord, splitWords, terms, unicodePieceWords, wordAt, wordHash, WordScanner } from '../../src/search/tokenize.js';
+
+/** splitWords by its plain definition: split at separators, then split each piece with Unicode classes. */
+function splitWordsUnicode(text: string): string[] {
+  return text
+    .split(/[^\p{L}\p{N}'\u2019]+/u)
+    .filter((piece) => piece !== '')
+    .flatMap((piece) => unicodePieceWords(piece, 0, piece.length));
+}
 import { IndexStore, type Postings } from '../../src/search/store.js';
 import { ownName, type ToolDoc } from '../../src/search/doc.js';
 import { countBelow, FIELD_COUNT } from '../../src/search/scorer.js';
