@@ -1,12 +1,18 @@
 // Bash analyser: time per command over the bash-safety corpus, plus the corpus figures
 // (ask rows auto-allowed — must be 0 — and the share of safe rows auto-allowed, by tag).
 import { readFileSync } from 'node:fs';
-import { analyzeBash, loadBashAnalyzer } from '../src/permissions/bash/index.js';
+import { analyzeBash, loadBashAnalyzer } from '../src/coding/bash/index.js';
 
-interface Row { command: string; expected: 'safe' | 'ask'; tags: string[] }
+interface Row {
+  command: string;
+  expected: 'safe' | 'ask';
+  tags: string[];
+}
 
 const rows = readFileSync('test/data/bash-safety/commands-dev.jsonl', 'utf8')
-  .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Row);
 const opts = { cwd: '/srv/project', roots: ['/srv/project'] };
 
 await loadBashAnalyzer();
@@ -44,15 +50,21 @@ for (const r of rows) {
   }
 }
 
-console.log(JSON.stringify({
-  commands: rows.length,
-  samples: times.length,
-  medianMs: +pct(0.5).toFixed(4),
-  p99Ms: +pct(0.99).toFixed(4),
-  maxMs: +times[times.length - 1].toFixed(4),
-  askRows: rows.length - safe,
-  askRowsAutoAllowed: askAllowed,
-  safeRows: safe,
-  safeAutoAllowedShare: +(safeAllowed / safe).toFixed(4),
-  safeByTag: Object.fromEntries(Object.entries(byTag).map(([t, v]) => [t, `${v.allowed}/${v.safe}`])),
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      commands: rows.length,
+      samples: times.length,
+      medianMs: +pct(0.5).toFixed(4),
+      p99Ms: +pct(0.99).toFixed(4),
+      maxMs: +times[times.length - 1].toFixed(4),
+      askRows: rows.length - safe,
+      askRowsAutoAllowed: askAllowed,
+      safeRows: safe,
+      safeAutoAllowedShare: +(safeAllowed / safe).toFixed(4),
+      safeByTag: Object.fromEntries(Object.entries(byTag).map(([t, v]) => [t, `${v.allowed}/${v.safe}`])),
+    },
+    null,
+    2,
+  ),
+);

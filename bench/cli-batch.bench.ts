@@ -40,7 +40,11 @@ async function peakRss(cli: string): Promise<Record<string, unknown>> {
   const home = tempDir('wield-bench-home-');
   const command = 'yes 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ | head -c 40000000';
   // GNU time reports the peak resident set size of the process it runs, in KiB.
-  const run = await runProcess('/usr/bin/time', ['-f', 'peak-rss-kib=%M', process.execPath, cli, 'call', 'Bash', JSON.stringify({ command }), '--allow', 'Bash'], { cwd, env: cleanEnv(home), timeoutMs: 60_000 });
+  const run = await runProcess(
+    '/usr/bin/time',
+    ['-f', 'peak-rss-kib=%M', process.execPath, cli, 'call', 'Bash', JSON.stringify({ command }), '--allow', 'Bash'],
+    { cwd, env: cleanEnv(home), timeoutMs: 60_000 },
+  );
   const kib = Number(/peak-rss-kib=(\d+)/.exec(run.stderr)?.[1] ?? NaN);
   return { peakRssMB: Math.round(kib / 1024), goalMB: 120, outputToModelChars: run.stdout.length, exitCode: run.code };
 }

@@ -4,14 +4,14 @@ import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
-import { defineTool } from '../src/tool/define.js';
-import { createSession } from '../src/tool/session.js';
-import { ToolRegistry } from '../src/registry/registry.js';
-import { createRuntime } from '../src/pipeline/runtime.js';
-import { runToolCall } from '../src/pipeline/run.js';
-import { runBatch } from '../src/scheduler/batch.js';
-import { allowAll } from '../src/permissions/policies.js';
-import type { AnyTool } from '../src/tool/types.js';
+import { defineTool } from '../src/runtime/tool/define.js';
+import { createSession } from '../src/runtime/tool/session.js';
+import { ToolRegistry } from '../src/runtime/registry/registry.js';
+import { createRuntime } from '../src/runtime/pipeline/runtime.js';
+import { runToolCall } from '../src/runtime/pipeline/run.js';
+import { runBatch } from '../src/runtime/scheduler/batch.js';
+import { allowAll } from '../src/runtime/pipeline/policies.js';
+import type { AnyTool } from '../src/runtime/tool/types.js';
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -44,7 +44,13 @@ async function pipelineOverhead() {
   // Discard the first rounds: JIT warm-up.
   const d = median(direct.slice(5));
   const p = median(piped.slice(5));
-  return { directMedianUs: +d.toFixed(3), pipelineMedianUs: +p.toFixed(3), overheadUs: +(p - d).toFixed(3), ratio: +(p / d).toFixed(2), goal: 'pipeline overhead ≤ 5 µs per call' };
+  return {
+    directMedianUs: +d.toFixed(3),
+    pipelineMedianUs: +p.toFixed(3),
+    overheadUs: +(p - d).toFixed(3),
+    ratio: +(p / d).toFixed(2),
+    goal: 'pipeline overhead ≤ 5 µs per call',
+  };
 }
 
 async function parallelBatch() {
@@ -58,14 +64,18 @@ async function parallelBatch() {
   });
   const rt = runtimeWith([wait]);
   const start = performance.now();
-  await runBatch([0, 1, 2, 3].map((i) => ({ id: `w${i}`, name: 'Wait', input: { ms: 1000 } })), rt, { signal: new AbortController().signal });
+  await runBatch(
+    [0, 1, 2, 3].map((i) => ({ id: `w${i}`, name: 'Wait', input: { ms: 1000 } })),
+    rt,
+    { signal: new AbortController().signal },
+  );
   const wall = (performance.now() - start) / 1000;
   return { calls: 4, eachSeconds: 1, wallSeconds: +wall.toFixed(3), goal: '≤ 1.05 s' };
 }
 
 async function bigResult() {
   const size = 50 * 2 ** 20;
-  const big = defineTool({ name: 'Big', description: 'big', inputSchema: z.object({}), call: async () => 'a'.repeat(size - 1) + 'z' });
+  const big = defineTool({ name: 'Big', description: 'big', inputSchema: z.object({}), call: async () => `${'a'.repeat(size - 1)}z` });
   const rt = runtimeWith([big]);
   (globalThis as { gc?: () => void }).gc?.();
   const base = process.memoryUsage().rss;
@@ -75,7 +85,13 @@ async function bigResult() {
   peak = Math.max(peak, process.memoryUsage().rss);
   clearInterval(sampler);
   const text = result.content[0].type === 'text' ? result.content[0].text : '';
-  return { resultBytes: size, peakGrowthBytes: peak - base, growthRatio: +((peak - base) / size).toFixed(2), modelChars: text.length, goal: 'growth ≤ 2× the result; output within the 30,000-char budget' };
+  return {
+    resultBytes: size,
+    peakGrowthBytes: peak - base,
+    growthRatio: +((peak - base) / size).toFixed(2),
+    modelChars: text.length,
+    goal: 'growth ≤ 2× the result; output within the 30,000-char budget',
+  };
 }
 
 const figures = { pipeline: await pipelineOverhead(), batch: await parallelBatch(), bigResult: await bigResult() };

@@ -7,12 +7,12 @@ import path from 'node:path';
 import os from 'node:os';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { McpManager } from '../src/mcp/manager.js';
-import { allowAll } from '../src/permissions/policies.js';
-import { runToolCall } from '../src/pipeline/run.js';
-import { createRuntime } from '../src/pipeline/runtime.js';
-import { ToolRegistry } from '../src/registry/registry.js';
-import { createSession } from '../src/tool/session.js';
+import { McpManager } from '../src/runtime/mcp/manager.js';
+import { allowAll } from '../src/runtime/pipeline/policies.js';
+import { runToolCall } from '../src/runtime/pipeline/run.js';
+import { createRuntime } from '../src/runtime/pipeline/runtime.js';
+import { ToolRegistry } from '../src/runtime/registry/registry.js';
+import { createSession } from '../src/runtime/tool/session.js';
 
 const SERVER = path.resolve('test/support/mcp-servers/faulty.mjs');
 const TOOLS = 2000;
@@ -29,7 +29,10 @@ async function connectLargeServer(): Promise<{ readyToUsableMs: number; spawnToU
   const manager = new McpManager();
   const logDir = path.join(os.tmpdir(), `wield-bench-mcp-${process.pid}`);
   const start = performance.now();
-  manager.connectAll({ big: { command: process.execPath, args: [SERVER, '--tools', String(TOOLS), '--page-size', '200'] } }, { registry, logDir });
+  manager.connectAll(
+    { big: { command: process.execPath, args: [SERVER, '--tools', String(TOOLS), '--page-size', '200'] } },
+    { registry, logDir },
+  );
   // The server prints "faulty: ready" on stderr once it accepts messages; the log receives it.
   const { readFile } = await import('node:fs/promises');
   let readyAt = 0;

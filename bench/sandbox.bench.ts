@@ -6,16 +6,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
-import { createSandboxWrap, sandboxStatus, type CommandBridge } from '../src/sandbox/index.js';
-import { createSession } from '../src/tool/session.js';
-import type { ToolContext } from '../src/tool/types.js';
+import { createSandboxWrap, sandboxStatus, type CommandBridge } from '../src/coding/sandbox/index.js';
+import { createSession } from '../src/runtime/tool/session.js';
+import type { ToolContext } from '../src/runtime/tool/types.js';
 
 const ROUNDS = 41;
 const GOAL_MS = 20;
 
 function runOnce(file: string, args: string[], cwd: string, bridge?: CommandBridge): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(bridge ? ['pipe' as const] : [])] });
+    const child = spawn(file, args, {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(bridge ? ['pipe' as const] : [])],
+    });
     if (bridge) bridge.serve(child.stdio[bridge.fd] as Duplex);
     for (const fd of [1, 2, 3]) (child.stdio[fd] as Readable).resume();
     child.on('error', reject);
@@ -37,7 +41,8 @@ function makeRepo(dir: string, files: number): void {
     writeFileSync(path.join(sub, `f${i}.txt`), `line ${i}\n`);
   }
   writeFileSync(path.join(dir, '.env'), 'TOKEN=x\n');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.invalid', ...args], { cwd: dir });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.invalid', ...args], { cwd: dir });
   git('init', '-q', '.');
   git('add', '.');
   git('commit', '-qm', 'init');
@@ -57,7 +62,10 @@ async function main(): Promise<void> {
     makeRepo(large, 5_000);
     const figures: Record<string, unknown> = { bwrap: status.version, rounds: ROUNDS, goalMs: GOAL_MS };
 
-    for (const [label, ws] of [['small', small], ['large', large]] as const) {
+    for (const [label, ws] of [
+      ['small', small],
+      ['large', large],
+    ] as const) {
       const session = createSession({ cwd: ws, dir: path.join(base, `session-${label}`) });
       const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
       const wrap = createSandboxWrap({ enabled: true }, session);
@@ -118,7 +126,11 @@ async function bridgeOverhead(ws: string, base: string): Promise<Record<string, 
     without.push(t1 - t0);
     withBridge.push(performance.now() - t1);
   }
-  return { sandboxedMedianMs: round(median(without)), withBridgeMedianMs: round(median(withBridge)), addedMedianMs: round(median(withBridge) - median(without)) };
+  return {
+    sandboxedMedianMs: round(median(without)),
+    withBridgeMedianMs: round(median(withBridge)),
+    addedMedianMs: round(median(withBridge) - median(without)),
+  };
 }
 
 await main();

@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rgPath } from '@vscode/ripgrep';
-import { createSession } from '../src/tool/session.js';
-import type { SessionState, ToolContext } from '../src/tool/types.js';
-import { bashTool } from '../src/tools/bash.js';
-import { grepTool } from '../src/tools/grep.js';
-import { ripgrepArgs } from '../src/tools/grep-search.js';
-import type { SearchRequest } from '../src/tools/grep-search.js';
-import { readTool } from '../src/tools/read.js';
+import { createSession } from '../src/runtime/tool/session.js';
+import type { SessionState, ToolContext } from '../src/runtime/tool/types.js';
+import { bashTool } from '../src/coding/tools/bash.js';
+import { grepTool } from '../src/coding/tools/grep.js';
+import { ripgrepArgs } from '../src/coding/tools/grep-search.js';
+import type { SearchRequest } from '../src/coding/tools/grep-search.js';
+import { readTool } from '../src/coding/tools/read.js';
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
@@ -42,7 +42,7 @@ function generateTree(root: string): void {
       if (next() % 97 === 0) words.push('needleToken');
       lines.push(words.join(' '));
     }
-    fs.writeFileSync(path.join(dir, `file${f}.ts`), lines.join('\n') + '\n');
+    fs.writeFileSync(path.join(dir, `file${f}.ts`), `${lines.join('\n')}\n`);
   }
   fs.writeFileSync(path.join(root, '.gitignore'), 'build/\n');
 }
@@ -66,8 +66,16 @@ async function grepFigures() {
   for (const mode of ['content', 'files_with_matches'] as const) {
     const input = { pattern: 'needleToken', output_mode: mode };
     const req: SearchRequest = {
-      pattern: input.pattern, target: session.cwd, isFile: false, mode, ignoreCase: false, before: 0, after: 0,
-      multiline: false, maxCollect: 20_000, signal: ctx.signal,
+      pattern: input.pattern,
+      target: session.cwd,
+      isFile: false,
+      mode,
+      ignoreCase: false,
+      before: 0,
+      after: 0,
+      multiline: false,
+      maxCollect: 20_000,
+      signal: ctx.signal,
     };
     const args = ripgrepArgs(req);
     for (let i = 0; i < 3; i++) {
@@ -104,7 +112,9 @@ async function bashChild(bytes: number): Promise<void> {
 
 function runChild(bytes: number): Promise<{ maxRssMb: number; totalBytes: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'bash-child', String(bytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'bash-child', String(bytes)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk));
     child.on('error', reject);

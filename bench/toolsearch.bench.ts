@@ -4,15 +4,15 @@
 // Data: test/data/toolsearch (see its SOURCE.md).
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { ToolIndex } from '../src/search/tool-index.js';
-import { docFromJSON, type ToolDoc } from '../src/search/doc.js';
-import { splitWords, isStopWord } from '../src/search/tokenize.js';
-import { CORE_TOOL_NAMES, selectToolsForRequest } from '../src/search/defer.js';
-import { toolSpec } from '../src/registry/spec.js';
-import { builtinTools } from '../src/tools/index.js';
-import { createToolSearchTool } from '../src/search/tool.js';
-import { defineTool } from '../src/tool/define.js';
-import type { AnyTool } from '../src/tool/types.js';
+import { ToolIndex } from '../src/runtime/search/tool-index.js';
+import { docFromJSON, type ToolDoc } from '../src/runtime/search/doc.js';
+import { splitWords, isStopWord } from '../src/runtime/search/tokenize.js';
+import { CORE_TOOL_NAMES, selectToolsForRequest } from '../src/runtime/search/defer.js';
+import { toolSpec } from '../src/runtime/registry/spec.js';
+import { builtinTools } from '../src/coding/tools/index.js';
+import { createToolSearchTool } from '../src/runtime/search/tool.js';
+import { defineTool } from '../src/runtime/tool/define.js';
+import type { AnyTool } from '../src/runtime/tool/types.js';
 
 const DATA = 'test/data/toolsearch';
 
@@ -108,7 +108,9 @@ function paramNamesAndDescriptions(schema: unknown): string {
 
 // Lucene's default English stop set (StandardAnalyzer / EnglishAnalyzer).
 const LUCENE_STOP_WORDS = new Set(
-  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -127,7 +129,8 @@ function plainBM25(stopWords: ReadonlySet<string> = new Set()): Ranker {
   const tfs = rawTools.map((line, i) => {
     const d = docs[i];
     const tf = new Map<string, number>();
-    for (const w of words(`${d.name} ${d.server ?? ''} ${d.description} ${paramNamesAndDescriptions(line.input_schema)}`)) tf.set(w, (tf.get(w) ?? 0) + 1);
+    for (const w of words(`${d.name} ${d.server ?? ''} ${d.description} ${paramNamesAndDescriptions(line.input_schema)}`))
+      tf.set(w, (tf.get(w) ?? 0) + 1);
     return { name: d.name, tf, length: [...tf.values()].reduce((x, y) => x + y, 0) };
   });
   const df = new Map<string, number>();
@@ -256,7 +259,10 @@ function mcpTools(count: number): AnyTool[] {
   });
 }
 
-const context: Record<string, { servers: number; toolSpecBytes: number; systemSectionBytes: number; totalBytes: number; allToolsBytes: number }> = {};
+const context: Record<
+  string,
+  { servers: number; toolSpecBytes: number; systemSectionBytes: number; totalBytes: number; allToolsBytes: number }
+> = {};
 for (const count of [50, 500, 2000]) {
   const mcp = mcpTools(count);
   const selection = selectToolsForRequest([...core, ...mcp], [], {});

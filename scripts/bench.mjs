@@ -27,7 +27,11 @@ for (const file of files) {
     outfile,
   });
   console.log(`\n== ${name}`);
-  const run = spawnSync(process.execPath, ['--expose-gc', outfile], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync(process.execPath, ['--expose-gc', outfile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
   process.stdout.write(run.stdout);
   writeFileSync(join('bench/results', `${name}.json`), run.stdout);
   if (run.status !== 0) {

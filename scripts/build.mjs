@@ -6,7 +6,13 @@ import { bundleOptions } from './esbuild-options.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: {
+    cli: 'src/cli/main.ts',
+    index: 'src/index.ts',
+    coding: 'src/coding/index.ts',
+    mcp: 'src/runtime/mcp/index.ts',
+    search: 'src/runtime/search/index.ts',
+  },
   ...bundleOptions,
   outdir: 'dist',
   splitting: true,

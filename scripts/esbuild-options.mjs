@@ -24,6 +24,8 @@ export const bundleOptions = {
   target: 'node20',
   external: externalPackages,
   // Bundled CommonJS dependencies call require(); give ESM output one.
-  banner: { js: "import { createRequire as __wieldCreateRequire } from 'node:module'; const require = __wieldCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __wieldCreateRequire } from 'node:module'; const require = __wieldCreateRequire(import.meta.url);",
+  },
   logLevel: 'error',
 };

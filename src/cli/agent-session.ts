@@ -1,14 +1,21 @@
 // A conversation as the CLI runs it: provider, runtime, session log and history, for one-shot
 // and interactive use alike.
 import { existsSync } from 'node:fs';
-import { resolveProviderConfig } from '../providers/config.js';
-import type { Message, ModelProvider } from '../providers/types.js';
-import type { AskPermission } from '../pipeline/types.js';
-import type { AskUser } from '../tool/types.js';
-import type { AgentEvent, AgentResult } from '../agent/events.js';
-import { runAgent, DEFAULT_MAX_TURNS } from '../agent/loop.js';
-import { loadSessionForResume, SESSION_FORMAT_VERSION, SessionLog, sessionFile, sessionsDir, UnusableSessionError } from '../agent/session-store.js';
-import { selectToolsForRequest } from '../search/defer.js';
+import { resolveProviderConfig } from '../runtime/providers/config.js';
+import type { Message, ModelProvider } from '../runtime/providers/types.js';
+import type { AskPermission } from '../runtime/pipeline/types.js';
+import type { AskUser } from '../runtime/tool/types.js';
+import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
+import { runAgent, DEFAULT_MAX_TURNS } from '../runtime/agent/loop.js';
+import {
+  loadSessionForResume,
+  SESSION_FORMAT_VERSION,
+  SessionLog,
+  sessionFile,
+  sessionsDir,
+  UnusableSessionError,
+} from '../runtime/agent/session-store.js';
+import { selectToolsForRequest } from '../runtime/search/defer.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
 import type { CliFlags } from './options.js';
@@ -50,19 +57,30 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     } catch (error) {
       throw new SetupError((error as Error).message);
     }
-    if (!existsSync(file)) throw new SetupError(`No session "${flags.resume}" in ${sessionsDir(env)}; pass an id wield printed before (the file name without .jsonl).`);
+    if (!existsSync(file))
+      throw new SetupError(
+        `No session "${flags.resume}" in ${sessionsDir(env)}; pass an id wield printed before (the file name without .jsonl).`,
+      );
     try {
       ({ messages: history, notice: resumeNotice } = loadSessionForResume(file));
     } catch (error) {
-      if (error instanceof UnusableSessionError) throw new SetupError(`Cannot resume "${flags.resume}": ${error.message} Start without --resume, or pass another id.`);
+      if (error instanceof UnusableSessionError)
+        throw new SetupError(`Cannot resume "${flags.resume}": ${error.message} Start without --resume, or pass another id.`);
       throw error;
     }
   }
 
   // The SDK loads while the tools and settings do: start-up is the longer of the two, not the sum.
   const [runtime, provider] = await Promise.all([
-    createCliRuntime({ cwd: options.cwd, flags, sessionId: flags.resume, askPermission: options.askPermission, askUser: options.askUser, env }),
-    import('../providers/index.js').then(({ createProvider }) =>
+    createCliRuntime({
+      cwd: options.cwd,
+      flags,
+      sessionId: flags.resume,
+      askPermission: options.askPermission,
+      askUser: options.askUser,
+      env,
+    }),
+    import('../runtime/providers/index.js').then(({ createProvider }) =>
       createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
     ),
   ]);
@@ -70,7 +88,15 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   const id = runtime.session.id;
   const log = new SessionLog(file ?? sessionFile(id, env));
   if (!file) {
-    log.append({ type: 'session', version: SESSION_FORMAT_VERSION, id, cwd: runtime.session.cwd, createdAt: new Date().toISOString(), provider: config.provider, model: config.model });
+    log.append({
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id,
+      cwd: runtime.session.cwd,
+      createdAt: new Date().toISOString(),
+      provider: config.provider,
+      model: config.model,
+    });
   }
 
   const session: AgentSession = {

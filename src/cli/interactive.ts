@@ -1,8 +1,8 @@
 // Interactive `wield`: a prompt loop in the terminal with streamed text, one line per tool
 // call, permission prompts, Ctrl-C to interrupt the turn and a second Ctrl-C to exit.
 import readline from 'node:readline';
-import type { AgentEvent } from '../agent/events.js';
-import type { AskPermission } from '../pipeline/types.js';
+import type { AgentEvent } from '../runtime/agent/events.js';
+import type { AskPermission } from '../runtime/pipeline/types.js';
 import { openAgentSession, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
 import { callSummary, resultSummary } from './summary.js';
@@ -48,7 +48,8 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
         line(`  ⎿ ${summaries.get(event.toolUseId) ?? event.toolName}: ${resultSummary(event.result)}`);
         break;
       case 'user_message':
-        if (event.origin === 'stop_hook') line(`↻ ${event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`);
+        if (event.origin === 'stop_hook')
+          line(`↻ ${event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`);
         break;
       case 'error':
         line(`error: ${event.message}`);

@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags } from './options.js';
 import { commandAction as action } from './exit.js';
-import { closestNames } from '../pipeline/lookup.js';
+import { closestNames } from '../runtime/pipeline/lookup.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMcp } from './commands/mcp.js';
 import { register as registerSandbox } from './commands/sandbox.js';
@@ -30,7 +30,9 @@ function unknownCommand(program: Command, word: string): never {
 
 function buildProgram(): Command {
   const program = new Command('wield')
-    .description('A coding agent in your terminal, built on the wield tool runtime.\nRun `wield` for an interactive session or `wield -p "PROMPT"` for one answer.')
+    .description(
+      'A coding agent in your terminal, built on the wield tool runtime.\nRun `wield` for an interactive session or `wield -p "PROMPT"` for one answer.',
+    )
     .version(VERSION)
     .option('-p, --prompt <prompt>', 'run one prompt non-interactively and print the answer')
     .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
@@ -46,7 +48,7 @@ function buildProgram(): Command {
   program.hook('preAction', async (_root, command) => {
     const flag = command.optsWithGlobals<CliFlags>().mcpConfig;
     if (flag === undefined) return;
-    const { mcpConfigFlagError } = await import('../mcp/load.js');
+    const { mcpConfigFlagError } = await import('../runtime/mcp/load.js');
     const problem = mcpConfigFlagError(flag, process.cwd());
     if (problem) command.error(`error: ${problem}`, { exitCode: USAGE_EXIT });
   });
@@ -67,7 +69,11 @@ function buildProgram(): Command {
     }),
   );
 
-  const tools = addJsonOption(addRuntimeOptions(program.command('tools').description('list the tool pool: name, source, readOnly, concurrencySafe, destructive, deferred')));
+  const tools = addJsonOption(
+    addRuntimeOptions(
+      program.command('tools').description('list the tool pool: name, source, readOnly, concurrencySafe, destructive, deferred'),
+    ),
+  );
   tools.action(
     action(async () => {
       const { runTools } = await import('./commands/tools.js');
@@ -95,7 +101,9 @@ function buildProgram(): Command {
     addRuntimeOptions(
       program
         .command('replay')
-        .description("re-run a recorded session's tool calls through today's pipeline, offline, in a fresh temporary folder; report where results differ (exit 1 if any do)")
+        .description(
+          "re-run a recorded session's tool calls through today's pipeline, offline, in a fresh temporary folder; report where results differ (exit 1 if any do)",
+        )
         .argument('<session>', 'a session file (.jsonl), e.g. examples/demo-session.jsonl'),
     ),
   );

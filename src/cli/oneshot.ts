@@ -1,7 +1,7 @@
 // `wield -p PROMPT`: one prompt, no person to ask (an `ask` becomes a deny that names the rule
 // that would allow it), the answer printed as text, one JSON object, or JSON lines of events.
-import type { AgentEvent, AgentResult } from '../agent/events.js';
-import type { McpServerStatus } from '../mcp/connection.js';
+import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
+import type { McpServerStatus } from '../runtime/mcp/connection.js';
 import { openAgentSession } from './agent-session.js';
 import type { CliFlags, OutputFormat } from './options.js';
 import { writeOut } from './exit.js';
@@ -62,7 +62,10 @@ export async function runOneShot(prompt: string, flags: CliFlags): Promise<numbe
     controller.abort(new Error('interrupted by the user'));
   };
   process.on('SIGINT', onSigint);
-  const onEvent = format === 'stream-json' ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(streamEvent(event, session.id))}\n`) : undefined;
+  const onEvent =
+    format === 'stream-json'
+      ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(streamEvent(event, session.id))}\n`)
+      : undefined;
   try {
     // The first request must offer every server's tools: wait for each server's first connection
     // attempt (each bounded by its connect timeout, so a dead server cannot hang the run).

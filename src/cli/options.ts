@@ -1,7 +1,7 @@
 // The command-line flags (DESIGN.md "CLI") and their parsing; light, so start-up stays fast.
-import { Command, InvalidArgumentError, Option } from 'commander';
-import type { PermissionMode } from '../pipeline/types.js';
-import type { ProviderName } from '../providers/types.js';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { PermissionMode } from '../runtime/pipeline/types.js';
+import type { ProviderName } from '../runtime/providers/types.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -1,7 +1,7 @@
 // The permission prompt: what a person sees (tool, input — the command, or a diff for file
 // writes — and the reason) and how their answer is read. Pure; the terminal is in interactive.ts.
 import { createTwoFilesPatch } from 'diff';
-import type { PermissionDecision } from '../pipeline/types.js';
+import type { PermissionDecision } from '../runtime/pipeline/types.js';
 import { callSummary } from './summary.js';
 
 export type PermissionReply =
@@ -53,7 +53,15 @@ export function describeInput(view: PromptView): string {
 function patch(file: string, before: string, after: string): string {
   // The header lines name the file twice; one line is enough for a person.
   const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }).split('\n');
-  return [`  ${file}`, ...lines.slice(4).filter((line) => line !== '\\ No newline at end of file').map((line) => `  ${line}`)].join('\n').trimEnd();
+  return [
+    `  ${file}`,
+    ...lines
+      .slice(4)
+      .filter((line) => line !== '\\ No newline at end of file')
+      .map((line) => `  ${line}`),
+  ]
+    .join('\n')
+    .trimEnd();
 }
 
 /** The rules an "always" answer adds: the policy's suggestions (never a blanket rule for a tool that takes content rules). */

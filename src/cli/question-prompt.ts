@@ -12,7 +12,9 @@ export interface PromptQuestion {
 }
 
 function optionsOf(question: PromptQuestion): Array<{ label: string; description: string }> {
-  return (question.options ?? []).map((option) => (typeof option === 'string' ? { label: option, description: '' } : { label: option.label, description: option.description ?? '' }));
+  return (question.options ?? []).map((option) =>
+    typeof option === 'string' ? { label: option, description: '' } : { label: option.label, description: option.description ?? '' },
+  );
 }
 
 export function renderQuestion(question: PromptQuestion): string {

@@ -1,25 +1,25 @@
 // The one place the CLI wires the runtime together: settings → tools (built-ins, MCP,
 // ToolSearch) → policy and hooks → RuntimeContext. Heavy modules load here, on first use.
-import type { WieldSettings } from '../permissions/settings.js';
+import type { WieldSettings } from '../coding/settings/load.js';
 import { loadCliSettings } from './settings.js';
-import { createPolicy, type SandboxOption, type WieldPolicy } from '../permissions/engine.js';
-import { readDenyPredicate } from '../permissions/read-deny.js';
-import { createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
-import { loadBashAnalyzer } from '../permissions/bash/index.js';
-import { bashAnalysisOf, type BashInput } from '../tools/bash.js';
-import { ToolRegistry } from '../registry/registry.js';
-import { createRuntime } from '../pipeline/runtime.js';
-import type { AskPermission, RuntimeContext } from '../pipeline/types.js';
-import type { AskUser, SessionState } from '../tool/types.js';
-import { createSession } from '../tool/session.js';
-import { builtinTools } from '../tools/index.js';
-import { hooksFromSettings } from '../hooks/settings.js';
-import { ToolIndex } from '../search/tool-index.js';
-import { createToolSearchTool } from '../search/tool.js';
-import { loadMcpConfigs, type LoadedMcpConfigs } from '../mcp/load.js';
-import type { McpManager } from '../mcp/manager.js';
-import type { DeferralOptions } from '../search/defer.js';
-import { sessionArtefactsDir } from '../agent/session-store.js';
+import { createPolicy, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
+import { readDenyPredicate } from '../coding/permissions/read-deny.js';
+import { createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../coding/sandbox/index.js';
+import { loadBashAnalyzer } from '../coding/bash/index.js';
+import { bashAnalysisOf, type BashInput } from '../coding/tools/bash.js';
+import { ToolRegistry } from '../runtime/registry/registry.js';
+import { createRuntime } from '../runtime/pipeline/runtime.js';
+import type { AskPermission, RuntimeContext } from '../runtime/pipeline/types.js';
+import type { AskUser, SessionState } from '../runtime/tool/types.js';
+import { createSession } from '../runtime/tool/session.js';
+import { builtinTools } from '../coding/tools/index.js';
+import { hooksFromSettings } from '../coding/hooks/settings.js';
+import { ToolIndex } from '../runtime/search/tool-index.js';
+import { createToolSearchTool } from '../runtime/search/tool.js';
+import { loadMcpConfigs, type LoadedMcpConfigs } from '../runtime/mcp/load.js';
+import type { McpManager } from '../runtime/mcp/manager.js';
+import type { DeferralOptions } from '../runtime/search/defer.js';
+import { sessionArtefactsDir } from '../runtime/agent/session-store.js';
 import type { CliFlags } from './options.js';
 
 export interface CliRuntimeOptions {
@@ -75,7 +75,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const sandbox = settings.sandbox.enabled ? await sandboxFor(settings, session, home, notices) : undefined;
 
   const registry = new ToolRegistry();
-  for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap, explainFailure: sandbox && explainSandboxFailure } })) registry.register(tool);
+  for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap, explainFailure: sandbox && explainSandboxFailure } }))
+    registry.register(tool);
   // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable. It
   // syncs when searched, not on every change: a server registering 2,000 tools one by one would
   // otherwise re-sync the whole pool 2,000 times.
@@ -97,7 +98,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   let mcp: McpManager | undefined;
   if (Object.keys(mcpConfigs.servers).length > 0) {
     // The MCP SDK is heavy: loaded only when a server is configured, connected in the background.
-    const { McpManager } = await import('../mcp/manager.js');
+    const { McpManager } = await import('../runtime/mcp/manager.js');
     mcp = new McpManager();
     mcp.connectAll(mcpConfigs.servers, { registry, logDir: session.dir });
   }
@@ -142,7 +143,12 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
 }
 
 /** The Bash wrapper and the policy's view of the sandbox; an unusable sandbox is said, not hidden. */
-async function sandboxFor(settings: WieldSettings, session: SessionState, home: string, notices: string[]): Promise<{ wrap: SandboxWrap; option: SandboxOption }> {
+async function sandboxFor(
+  settings: WieldSettings,
+  session: SessionState,
+  home: string,
+  notices: string[],
+): Promise<{ wrap: SandboxWrap; option: SandboxOption }> {
   const status = await sandboxStatus(settings.sandbox);
   if (!status.available) notices.push(`sandbox unavailable: ${status.reason}; Bash commands will ask before running`);
   return {

@@ -1,7 +1,7 @@
 // The settings every CLI command runs under: the layers of this folder plus the command-line
 // flags. A malformed file stops the command with every problem named (file, line, key).
-import { formatSettingsError, loadSettings, type LoadedSettings } from '../permissions/settings.js';
-import { wieldHome } from '../agent/session-store.js';
+import { formatSettingsError, loadSettings, type LoadedSettings } from '../coding/settings/load.js';
+import { wieldHome } from '../runtime/agent/session-store.js';
 import type { CliFlags } from './options.js';
 import { SetupError } from './setup-error.js';
 
@@ -19,7 +19,9 @@ export async function loadCliSettings(cwd: string, flags: CliFlags, env: NodeJS.
     trustProject: flags.trust,
   });
   if (loaded.errors?.length) {
-    throw new SetupError(`Settings could not be read; fix these and run again:\n${loaded.errors.map((e) => `  ${formatSettingsError(e)}`).join('\n')}`);
+    throw new SetupError(
+      `Settings could not be read; fix these and run again:\n${loaded.errors.map((e) => `  ${formatSettingsError(e)}`).join('\n')}`,
+    );
   }
   if (flags.sandbox) loaded.settings.sandbox.enabled = true;
   return { home, loaded };

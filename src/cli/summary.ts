@@ -1,6 +1,6 @@
 // One-line summaries of tool calls and their results, for people (never the raw output).
-import type { ToolCallResult } from '../tool/types.js';
-import { textBlocks } from '../agent/history.js';
+import type { ToolCallResult } from '../runtime/tool/types.js';
+import { textBlocks } from '../runtime/agent/history.js';
 
 const MAX_LINE = 100;
 

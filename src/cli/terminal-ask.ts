@@ -3,10 +3,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Interface } from 'node:readline';
-import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
-import type { AskUser } from '../tool/types.js';
-import type { WieldPolicy } from '../permissions/engine.js';
-import { persistRule } from '../permissions/persist.js';
+import type { AskPermission, PermissionAnswer } from '../runtime/pipeline/types.js';
+import type { AskUser } from '../runtime/tool/types.js';
+import type { WieldPolicy } from '../coding/permissions/engine.js';
+import { persistRule } from '../coding/settings/persist.js';
 import { alwaysRules, parsePermissionReply, renderPrompt } from './permission-prompt.js';
 import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 
@@ -46,7 +46,12 @@ export interface TerminalAskOptions {
 export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
   const { rl, policy, cwd, write } = options;
   return async (request, signal): Promise<PermissionAnswer> => {
-    const view = { toolName: request.tool.name, input: request.input, decision: request.decision, currentContent: currentContent(request.input.file_path, cwd) };
+    const view = {
+      toolName: request.tool.name,
+      input: request.input,
+      decision: request.decision,
+      currentContent: currentContent(request.input.file_path, cwd),
+    };
     write(`\n${renderPrompt(view)}\n`);
     const rules = alwaysRules(request.decision);
     for (;;) {

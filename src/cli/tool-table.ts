@@ -1,5 +1,5 @@
 // The rows of `wield tools`: each tool's flags, evaluated for an empty input. Pure.
-import type { AnyTool } from '../tool/types.js';
+import type { AnyTool } from '../runtime/tool/types.js';
 
 export interface ToolRow {
   name: string;
@@ -32,9 +32,23 @@ export function toolRows(pool: readonly AnyTool[], deferred: ReadonlySet<string>
 
 export function formatToolTable(rows: readonly ToolRow[]): string {
   const header = ['NAME', 'SOURCE', 'READ-ONLY', 'CONCURRENT', 'DESTRUCTIVE', 'DEFERRED'];
-  const cells = rows.map((row) => [row.name, row.source, yes(row.readOnly), yes(row.concurrencySafe), yes(row.destructive), yes(row.deferred)]);
+  const cells = rows.map((row) => [
+    row.name,
+    row.source,
+    yes(row.readOnly),
+    yes(row.concurrencySafe),
+    yes(row.destructive),
+    yes(row.deferred),
+  ]);
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => line[i].length)));
-  return [header, ...cells].map((line) => line.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return [header, ...cells]
+    .map((line) =>
+      line
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function yes(value: boolean): string {

@@ -21,9 +21,17 @@ describe('wield tools', () => {
     const { cwd, env } = place();
     const run = await runCli(cli, ['tools', '--json'], { cwd, env });
     expect(run.code).toBe(0);
-    const rows = JSON.parse(run.stdout) as { name: string; source: string; readOnly: boolean; concurrencySafe: boolean; destructive: boolean; deferred: boolean }[];
+    const rows = JSON.parse(run.stdout) as {
+      name: string;
+      source: string;
+      readOnly: boolean;
+      concurrencySafe: boolean;
+      destructive: boolean;
+      deferred: boolean;
+    }[];
     const byName = new Map(rows.map((row) => [row.name, row]));
-    for (const name of ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'WebFetch', 'AskUserQuestion', 'ToolSearch']) expect(byName.has(name)).toBe(true);
+    for (const name of ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'WebFetch', 'AskUserQuestion', 'ToolSearch'])
+      expect(byName.has(name)).toBe(true);
     expect(byName.get('Read')).toMatchObject({ source: 'builtin', readOnly: true, concurrencySafe: true, deferred: false });
     expect(byName.get('Write')).toMatchObject({ readOnly: false });
     const table = await runCli(cli, ['tools'], { cwd, env });
@@ -67,13 +75,28 @@ describe('wield call on files', () => {
     const edited = await runCli(cli, ['call', 'Edit', edit, '--allow', 'Edit'], { cwd, env });
     expect(edited.code).toBe(0);
     expect(readFileSync(path.join(cwd, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
-    const written = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'new\n' }), '--allow', 'Edit'], { cwd, env });
+    const written = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'new\n' }), '--allow', 'Edit'], {
+      cwd,
+      env,
+    });
     expect(written.code).toBe(0);
     expect(readFileSync(path.join(cwd, 'notes.txt'), 'utf8')).toBe('new\n');
     // Without permission nothing changes, whatever the read state; a deny on Edit stops Write too.
     const denied = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'x' })], { cwd, env });
     expect(denied.code).toBe(1);
-    const editDenied = await runCli(cli, ['call', 'Write', JSON.stringify({ file_path: 'notes.txt', content: 'x' }), '--deny', 'Edit', '--permission-mode', 'bypassPermissions'], { cwd, env });
+    const editDenied = await runCli(
+      cli,
+      [
+        'call',
+        'Write',
+        JSON.stringify({ file_path: 'notes.txt', content: 'x' }),
+        '--deny',
+        'Edit',
+        '--permission-mode',
+        'bypassPermissions',
+      ],
+      { cwd, env },
+    );
     expect(editDenied.code).toBe(1);
     expect(editDenied.stdout).toContain('Edit');
     expect(readFileSync(path.join(cwd, 'notes.txt'), 'utf8')).toBe('new\n');
@@ -95,7 +118,10 @@ describe('wield replay', () => {
     const { cwd, env } = place();
     const tampered = path.join(cwd, 'tampered.jsonl');
     copyFileSync(DEMO, tampered);
-    writeFileSync(tampered, readFileSync(tampered, 'utf8').replace('"text":"greeting.txt:2:This line was edited."', '"text":"greeting.txt:2:Something else."'));
+    writeFileSync(
+      tampered,
+      readFileSync(tampered, 'utf8').replace('"text":"greeting.txt:2:This line was edited."', '"text":"greeting.txt:2:Something else."'),
+    );
     const run = await runCli(cli, ['replay', tampered], { cwd, env });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('✗ Grep toolu_demo_4: differs');
@@ -117,7 +143,21 @@ describe('--help', () => {
     const { cwd, env } = place();
     const root = await runCli(cli, ['--help'], { cwd, env });
     expect(root.code).toBe(0);
-    for (const flag of ['-p, --prompt', '--provider', '--model', '--base-url', '--permission-mode', '--allow', '--deny', '--output-format', '--max-turns', '--mcp-config', '--sandbox', '--resume', '--trust']) {
+    for (const flag of [
+      '-p, --prompt',
+      '--provider',
+      '--model',
+      '--base-url',
+      '--permission-mode',
+      '--allow',
+      '--deny',
+      '--output-format',
+      '--max-turns',
+      '--mcp-config',
+      '--sandbox',
+      '--resume',
+      '--trust',
+    ]) {
       expect(root.stdout).toContain(flag);
     }
     for (const command of ['tools', 'call', 'replay']) {
@@ -169,7 +209,11 @@ describe('usage errors', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/--mcp-config: .*bad\.json:2:24: invalid JSON/);
     }
-    const badEntry = await runCli(cli, ['mcp', 'list', '--json', '--mcp-config', '{"mcpServers": {"x": {"command": 42}, "y": {"args": []}}}'], { cwd, env });
+    const badEntry = await runCli(
+      cli,
+      ['mcp', 'list', '--json', '--mcp-config', '{"mcpServers": {"x": {"command": 42}, "y": {"args": []}}}'],
+      { cwd, env },
+    );
     expect(badEntry.code).toBe(1);
     expect(JSON.parse(badEntry.stdout).configErrors).toEqual([
       expect.objectContaining({ server: 'x', error: expect.stringContaining('command') }),
@@ -184,10 +228,16 @@ describe('usage errors', () => {
 
   it('a reader that closes the pipe early gets no stack trace', async () => {
     const { cwd, env } = place();
-    const tools = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ name: `tool_${i}`, description: `weather forecast number ${i}` })).join('\n');
+    const tools = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ name: `tool_${i}`, description: `weather forecast number ${i}` }),
+    ).join('\n');
     writeFileSync(path.join(cwd, 'tools.jsonl'), tools);
     writeFileSync(path.join(cwd, 'q.jsonl'), Array.from({ length: 3000 }, (_, i) => JSON.stringify({ query: `weather ${i}` })).join('\n'));
-    const run = await runProcess('/bin/sh', ['-c', `"${process.execPath}" "${cli}" search --tools tools.jsonl --queries q.jsonl | head -1`], { cwd, env });
+    const run = await runProcess(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" "${cli}" search --tools tools.jsonl --queries q.jsonl | head -1`],
+      { cwd, env },
+    );
     expect(run.stdout).toMatch(/^\{"query":"weather 0"/);
     expect(run.stderr).toBe('');
   });

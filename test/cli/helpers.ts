@@ -69,7 +69,9 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
 
 /** Environment variables that point the CLI at a stand-in server of one dialect. */
 export function providerEnv(dialect: 'anthropic' | 'openai' | 'openai-responses', url: string): Record<string, string> {
-  return dialect === 'anthropic' ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' } : { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'test-key' };
+  return dialect === 'anthropic'
+    ? { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'test-key' }
+    : { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'test-key' };
 }
 
 export function providerArgs(dialect: 'anthropic' | 'openai' | 'openai-responses'): string[] {

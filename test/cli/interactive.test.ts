@@ -21,7 +21,9 @@ describe('interactive wield in a terminal', () => {
   it('asks before a write (y, n with a message, a, A) and asks AskUserQuestion questions', async () => {
     const cwd = tempDir('wield-tty-cwd-');
     const home = tempDir('wield-tty-home-');
-    const write = (name: string, content: string) => ({ toolCalls: [{ name: 'Write', arguments: { file_path: path.join(cwd, name), content } }] });
+    const write = (name: string, content: string) => ({
+      toolCalls: [{ name: 'Write', arguments: { file_path: path.join(cwd, name), content } }],
+    });
     standin = await startStandin({
       dialect: 'anthropic',
       script: [
@@ -52,7 +54,12 @@ describe('interactive wield in a terminal', () => {
         { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 30' } }] },
       ],
     });
-    tmux = TmuxSession.start(`wield-test-${process.pid}`, [process.execPath, cli, ...providerArgs('anthropic')], cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm' }), cwd);
+    tmux = TmuxSession.start(
+      `wield-test-${process.pid}`,
+      [process.execPath, cli, ...providerArgs('anthropic')],
+      cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm' }),
+      cwd,
+    );
     await tmux.waitFor('›');
 
     tmux.type('write yes.txt');

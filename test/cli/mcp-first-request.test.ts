@@ -37,7 +37,16 @@ async function oneShot(servers: Record<string, unknown>, script: ScriptStep[], e
     const started = Date.now();
     const run = await runCli(
       cli,
-      [...providerArgs('anthropic'), '-p', 'use the servers', '--output-format', 'json', '--mcp-config', JSON.stringify({ mcpServers: servers }), ...extraArgs],
+      [
+        ...providerArgs('anthropic'),
+        '-p',
+        'use the servers',
+        '--output-format',
+        'json',
+        '--mcp-config',
+        JSON.stringify({ mcpServers: servers }),
+        ...extraArgs,
+      ],
       { cwd, env: cleanEnv(home, providerEnv('anthropic', standin.url)), timeoutMs: 30_000 },
     );
     return { run, ms: Date.now() - started, requests: standin.requests as { system?: string; tools?: { name: string }[] }[] };
@@ -56,10 +65,10 @@ describe('wield -p with MCP servers', () => {
   }, 40_000);
 
   it('lets ToolSearch find deferred server tools on the first turn', async () => {
-    const { run, requests } = await oneShot(
-      { slow: slowServer(1500, ['--tools', '40']) },
-      [{ toolCalls: [{ name: 'ToolSearch', arguments: { query: 'select:mcp__slow__gen_0001' } }] }, { text: 'Found it.' }],
-    );
+    const { run, requests } = await oneShot({ slow: slowServer(1500, ['--tools', '40']) }, [
+      { toolCalls: [{ name: 'ToolSearch', arguments: { query: 'select:mcp__slow__gen_0001' } }] },
+      { text: 'Found it.' },
+    ]);
     expect(run.code).toBe(0);
     // Too many tools to send: they are deferred, and the system prompt says which server has them.
     expect(toolNames(requests[0])).not.toContain('mcp__slow__echo');
@@ -87,7 +96,12 @@ describe('an agent session (as interactive mode runs it)', () => {
     const home = tempDir('wield-session-mcp-home-');
     const session = await openAgentSession({
       cwd: tempDir('wield-session-mcp-cwd-'),
-      flags: { provider: 'anthropic', model: 'standin-model', baseUrl: standin.url, mcpConfig: JSON.stringify({ mcpServers: { fast: slowServer(0), late: slowServer(6000) } }) },
+      flags: {
+        provider: 'anthropic',
+        model: 'standin-model',
+        baseUrl: standin.url,
+        mcpConfig: JSON.stringify({ mcpServers: { fast: slowServer(0), late: slowServer(6000) } }),
+      },
       env: cleanEnv(home),
     });
     try {

@@ -1,11 +1,19 @@
 // The one-shot run's pure decisions: the summary, the prompt check, the MCP notices.
 import { describe, expect, it } from 'vitest';
 import { promptProblem, summarize, unavailableServers } from '../../src/cli/oneshot.js';
-import type { AgentResult } from '../../src/agent/events.js';
-import type { McpServerStatus } from '../../src/mcp/connection.js';
+import type { AgentResult } from '../../src/runtime/agent/events.js';
+import type { McpServerStatus } from '../../src/runtime/mcp/connection.js';
 
 function result(overrides: Partial<AgentResult>): AgentResult {
-  return { messages: [], answer: 'a', turns: 1, toolCalls: 0, usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'end_turn', ...overrides };
+  return {
+    messages: [],
+    answer: 'a',
+    turns: 1,
+    toolCalls: 0,
+    usage: { inputTokens: 1, outputTokens: 1 },
+    stopReason: 'end_turn',
+    ...overrides,
+  };
 }
 
 describe('summarize', () => {
@@ -26,7 +34,15 @@ describe('promptProblem', () => {
 });
 
 describe('unavailableServers', () => {
-  const server = (name: string, state: McpServerStatus['state'], error?: string): McpServerStatus => ({ name, transport: 'stdio', state, toolCount: 0, toolErrors: [], restarts: 0, error });
+  const server = (name: string, state: McpServerStatus['state'], error?: string): McpServerStatus => ({
+    name,
+    transport: 'stdio',
+    state,
+    toolCount: 0,
+    toolErrors: [],
+    restarts: 0,
+    error,
+  });
 
   it('names each server that failed to connect, with its error', () => {
     expect(unavailableServers([server('a', 'connected'), server('b', 'failed', 'spawn ENOENT'), server('c', 'disabled')])).toEqual([

@@ -25,7 +25,10 @@ async function withStandin(dialect: StandinDialect, script: ScriptStep[], args: 
   const home = tempDir('wield-cli-limits-home-');
   const standin = await startStandin({ dialect, script });
   try {
-    const run = await runCli(cli, [...providerArgs(dialect), ...args], { cwd, env: cleanEnv(home, { ...providerEnv(dialect, standin.url), ...extraEnv }) });
+    const run = await runCli(cli, [...providerArgs(dialect), ...args], {
+      cwd,
+      env: cleanEnv(home, { ...providerEnv(dialect, standin.url), ...extraEnv }),
+    });
     return { run, requests: standin.requests as Record<string, unknown>[], cwd };
   } finally {
     await standin.close();
@@ -35,22 +38,42 @@ async function withStandin(dialect: StandinDialect, script: ScriptStep[], args: 
 describe('wield -p: replies that stop short', () => {
   for (const dialect of DIALECTS) {
     it(`${dialect}: a reply cut off at the output limit is max_tokens, exit 1`, async () => {
-      const { run } = await withStandin(dialect, [{ text: 'The answer is', stopReason: WIRE[dialect].limit }], ['-p', 'hi', '--output-format', 'json']);
+      const { run } = await withStandin(
+        dialect,
+        [{ text: 'The answer is', stopReason: WIRE[dialect].limit }],
+        ['-p', 'hi', '--output-format', 'json'],
+      );
       expect(run.code).toBe(1);
-      expect(JSON.parse(run.stdout)).toMatchObject({ answer: 'The answer is', isError: true, stopReason: 'max_tokens', error: expect.stringMatching(/output-token limit/) });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        answer: 'The answer is',
+        isError: true,
+        stopReason: 'max_tokens',
+        error: expect.stringMatching(/output-token limit/),
+      });
     });
 
     it(`${dialect}: a refused or filtered reply is refusal, exit 1`, async () => {
-      const { run } = await withStandin(dialect, [{ text: '', stopReason: WIRE[dialect].refusal }], ['-p', 'hi', '--output-format', 'json']);
+      const { run } = await withStandin(
+        dialect,
+        [{ text: '', stopReason: WIRE[dialect].refusal }],
+        ['-p', 'hi', '--output-format', 'json'],
+      );
       expect(run.code).toBe(1);
       expect(JSON.parse(run.stdout)).toMatchObject({ answer: '', isError: true, stopReason: 'refusal', error: expect.any(String) });
     });
   }
 
   it('stream-json ends with a result line that carries max_tokens', async () => {
-    const { run } = await withStandin('anthropic', [{ text: 'Cut', stopReason: 'max_tokens' }], ['-p', 'hi', '--output-format', 'stream-json']);
+    const { run } = await withStandin(
+      'anthropic',
+      [{ text: 'Cut', stopReason: 'max_tokens' }],
+      ['-p', 'hi', '--output-format', 'stream-json'],
+    );
     expect(run.code).toBe(1);
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events).toContainEqual(expect.objectContaining({ type: 'turn_end', stopReason: 'max_tokens' }));
     expect(events.at(-1)).toMatchObject({ type: 'result', isError: true, stopReason: 'max_tokens' });
   });
@@ -122,7 +145,10 @@ describe('wield -p: refused before anything is sent', () => {
     expect(requests).toHaveLength(0);
   });
 
-  for (const [dialect, variable] of [['anthropic', 'ANTHROPIC_BASE_URL'], ['openai', 'OPENAI_BASE_URL']] as const) {
+  for (const [dialect, variable] of [
+    ['anthropic', 'ANTHROPIC_BASE_URL'],
+    ['openai', 'OPENAI_BASE_URL'],
+  ] as const) {
     it(`an unusable ${variable} is a setup error too`, async () => {
       const { run } = await withStandin(dialect, [{ text: 'never' }], ['-p', 'hi'], { [variable]: 'ftp://example.com/v1' });
       expect(run.code).toBe(2);

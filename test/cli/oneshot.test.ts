@@ -20,11 +20,19 @@ function place() {
   return { cwd, home };
 }
 
-async function withStandin(dialect: (typeof DIALECTS)[number], script: ScriptStep[] | ((cwd: string) => ScriptStep[]), args: string[], extraEnv: Record<string, string> = {}) {
+async function withStandin(
+  dialect: (typeof DIALECTS)[number],
+  script: ScriptStep[] | ((cwd: string) => ScriptStep[]),
+  args: string[],
+  extraEnv: Record<string, string> = {},
+) {
   const { cwd, home } = place();
   const standin = await startStandin({ dialect, script: typeof script === 'function' ? script(cwd) : script });
   try {
-    const run = await runCli(cli, [...providerArgs(dialect), ...args], { cwd, env: cleanEnv(home, { ...providerEnv(dialect, standin.url), ...extraEnv }) });
+    const run = await runCli(cli, [...providerArgs(dialect), ...args], {
+      cwd,
+      env: cleanEnv(home, { ...providerEnv(dialect, standin.url), ...extraEnv }),
+    });
     return { run, requests: standin.requests as Record<string, unknown>[], cwd, home };
   } finally {
     await standin.close();
@@ -52,7 +60,12 @@ describe('wield -p', () => {
       const { run, requests, home } = await withStandin(
         dialect,
         (cwd) => [
-          { toolCalls: [{ name: 'Read', arguments: { file_path: path.join(cwd, 'notes.txt') } }, { name: 'Nope', arguments: {} }] },
+          {
+            toolCalls: [
+              { name: 'Read', arguments: { file_path: path.join(cwd, 'notes.txt') } },
+              { name: 'Nope', arguments: {} },
+            ],
+          },
           { text: 'The notes say hello.' },
         ],
         ['-p', 'what do the notes say?', '--output-format', 'json'],
@@ -80,18 +93,30 @@ describe('wield -p', () => {
   });
 
   it('prints one JSON event per line with stream-json, ending with the result', async () => {
-    const { run } = await withStandin('openai', [{ toolCalls: [{ name: 'LS', arguments: {} }] }, { text: 'Listed.' }], ['-p', 'ls', '--output-format', 'stream-json']);
+    const { run } = await withStandin(
+      'openai',
+      [{ toolCalls: [{ name: 'LS', arguments: {} }] }, { text: 'Listed.' }],
+      ['-p', 'ls', '--output-format', 'stream-json'],
+    );
     expect(run.code).toBe(0);
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const types = events.map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['turn_start', 'tool_call', 'tool_start', 'tool_end', 'text_delta', 'assistant_message', 'done']));
+    expect(types).toEqual(
+      expect.arrayContaining(['turn_start', 'tool_call', 'tool_start', 'tool_end', 'text_delta', 'assistant_message', 'done']),
+    );
     expect(events.at(-1)).toMatchObject({ type: 'result', answer: 'Listed.', isError: false });
   });
 
   it('answers AskUserQuestion with "no one can answer" (no person in a one-shot run)', async () => {
     const { run, requests } = await withStandin(
       'anthropic',
-      [{ toolCalls: [{ name: 'AskUserQuestion', arguments: { questions: [{ question: 'Which branch?', options: ['main', 'dev'] }] } }] }, { text: 'Assumed main.' }],
+      [
+        { toolCalls: [{ name: 'AskUserQuestion', arguments: { questions: [{ question: 'Which branch?', options: ['main', 'dev'] }] } }] },
+        { text: 'Assumed main.' },
+      ],
       ['-p', 'pick a branch'],
     );
     expect(run.code).toBe(0);
@@ -101,7 +126,10 @@ describe('wield -p', () => {
   it('denies an "ask" with no terminal and tells the model which rule would allow it', async () => {
     const { run, requests, cwd } = await withStandin(
       'anthropic',
-      (dir) => [{ toolCalls: [{ name: 'Write', arguments: { file_path: path.join(dir, 'new.txt'), content: 'x' } }] }, { text: 'Could not write.' }],
+      (dir) => [
+        { toolCalls: [{ name: 'Write', arguments: { file_path: path.join(dir, 'new.txt'), content: 'x' } }] },
+        { text: 'Could not write.' },
+      ],
       ['-p', 'write it', '--output-format', 'json'],
     );
     expect(run.code).toBe(0);
@@ -113,14 +141,28 @@ describe('wield -p', () => {
 
   it('lets --allow rules through and continues a session with --resume', async () => {
     const { cwd, home } = place();
-    const standin = await startStandin({ dialect: 'anthropic', script: [{ toolCalls: [{ name: 'Write', arguments: { file_path: path.join(cwd, 'out.txt'), content: 'written' } }] }, { text: 'Wrote it.' }, { text: 'I remember.' }] });
+    const standin = await startStandin({
+      dialect: 'anthropic',
+      script: [
+        { toolCalls: [{ name: 'Write', arguments: { file_path: path.join(cwd, 'out.txt'), content: 'written' } }] },
+        { text: 'Wrote it.' },
+        { text: 'I remember.' },
+      ],
+    });
     const env = cleanEnv(home, providerEnv('anthropic', standin.url));
     try {
-      const first = await runCli(cli, [...providerArgs('anthropic'), '-p', 'write', '--allow', 'Write', '--output-format', 'json'], { cwd, env });
+      const first = await runCli(cli, [...providerArgs('anthropic'), '-p', 'write', '--allow', 'Write', '--output-format', 'json'], {
+        cwd,
+        env,
+      });
       expect(first.code).toBe(0);
       expect(readFileSync(path.join(cwd, 'out.txt'), 'utf8')).toBe('written');
       const { sessionId } = JSON.parse(first.stdout);
-      const second = await runCli(cli, [...providerArgs('anthropic'), '-p', 'what did you do?', '--resume', sessionId, '--output-format', 'json'], { cwd, env });
+      const second = await runCli(
+        cli,
+        [...providerArgs('anthropic'), '-p', 'what did you do?', '--resume', sessionId, '--output-format', 'json'],
+        { cwd, env },
+      );
       expect(second.code).toBe(0);
       expect(JSON.parse(second.stdout)).toMatchObject({ answer: 'I remember.', sessionId });
       const resumed = JSON.stringify(standin.requests[2]);
@@ -142,7 +184,11 @@ describe('wield -p', () => {
   });
 
   it('reports a stream cut half-way as an error result, with every call answered', async () => {
-    const { run } = await withStandin('anthropic', [{ text: 'partial answer that is long enough to be cut', toolCalls: [{ name: 'LS', arguments: {} }], cutAfterChunks: 4 }], ['-p', 'hi', '--output-format', 'json']);
+    const { run } = await withStandin(
+      'anthropic',
+      [{ text: 'partial answer that is long enough to be cut', toolCalls: [{ name: 'LS', arguments: {} }], cutAfterChunks: 4 }],
+      ['-p', 'hi', '--output-format', 'json'],
+    );
     expect(run.code).toBe(1);
     const summary = JSON.parse(run.stdout);
     expect(summary.isError).toBe(true);
@@ -153,7 +199,11 @@ describe('wield -p', () => {
 
   it('stops at --max-turns with exit 1', async () => {
     const call = { toolCalls: [{ name: 'LS', arguments: {} }] };
-    const { run, requests } = await withStandin('anthropic', [call, call, call], ['-p', 'loop', '--max-turns', '2', '--output-format', 'json']);
+    const { run, requests } = await withStandin(
+      'anthropic',
+      [call, call, call],
+      ['-p', 'loop', '--max-turns', '2', '--output-format', 'json'],
+    );
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ stopReason: 'max_turns', turns: 2, isError: true });
     expect(requests).toHaveLength(2);

@@ -4,7 +4,7 @@ import { describeInput, parsePermissionReply, renderPrompt } from '../../src/cli
 import { parseQuestionReply, renderQuestion } from '../../src/cli/question-prompt.js';
 import { callSummary, resultSummary } from '../../src/cli/summary.js';
 import { formatToolTable, toolRows } from '../../src/cli/tool-table.js';
-import { defineTool } from '../../src/tool/define.js';
+import { defineTool } from '../../src/runtime/tool/define.js';
 import { z } from 'zod';
 
 describe('permission replies', () => {
@@ -35,7 +35,12 @@ describe('permission prompt view', () => {
   const decision = { behavior: 'ask' as const, reason: 'Write writes files and no rule allows it', suggestions: ['Edit(/x.txt)'] };
 
   it('shows a diff for Write and Edit, the command for Bash, and the reason', () => {
-    const write = renderPrompt({ toolName: 'Write', input: { file_path: '/p/x.txt', content: 'new\n' }, decision, currentContent: 'old\n' });
+    const write = renderPrompt({
+      toolName: 'Write',
+      input: { file_path: '/p/x.txt', content: 'new\n' },
+      decision,
+      currentContent: 'old\n',
+    });
     expect(write).toContain('-old');
     expect(write).toContain('+new');
     expect(write).toContain('Reason: Write writes files');
@@ -61,14 +66,29 @@ describe('summaries', () => {
   it('summarises a result without its raw output', () => {
     const base = { toolUseId: 'a', toolName: 'Read', durationMs: 1500 };
     expect(resultSummary({ ...base, isError: false, content: [{ type: 'text', text: 'a\nb\nc' }] })).toBe('3 lines · 1.5s');
-    expect(resultSummary({ ...base, isError: true, content: [{ type: 'text', text: '\nNo such file\nmore' }] })).toBe('error: No such file · 1.5s');
+    expect(resultSummary({ ...base, isError: true, content: [{ type: 'text', text: '\nNo such file\nmore' }] })).toBe(
+      'error: No such file · 1.5s',
+    );
   });
 });
 
 describe('tool table', () => {
   it('evaluates flags with an empty input and survives tools that throw', () => {
-    const ok = defineTool({ name: 'Ok', description: '', inputSchema: z.object({}), isReadOnly: () => true, isConcurrencySafe: () => true, call: async () => '' });
-    const odd = defineTool({ name: 'Odd', description: '', inputSchema: z.object({}), isReadOnly: (input: { command?: string }) => input.command!.length > 0, call: async () => '' });
+    const ok = defineTool({
+      name: 'Ok',
+      description: '',
+      inputSchema: z.object({}),
+      isReadOnly: () => true,
+      isConcurrencySafe: () => true,
+      call: async () => '',
+    });
+    const odd = defineTool({
+      name: 'Odd',
+      description: '',
+      inputSchema: z.object({}),
+      isReadOnly: (input: { command?: string }) => input.command!.length > 0,
+      call: async () => '',
+    });
     const rows = toolRows([ok, odd], new Set(['Odd']));
     expect(rows).toEqual([
       { name: 'Ok', source: 'user', readOnly: true, concurrencySafe: true, destructive: false, deferred: false },
@@ -83,7 +103,13 @@ describe('AskUserQuestion in the terminal', () => {
   const multi = { ...single, question: 'Which databases?', multiSelect: true };
 
   it('numbers the options and says how to answer', () => {
-    expect(renderQuestion(single).split('\n')).toEqual(['? Which database?', '  1. Postgres', '  2. SQLite', '  3. MySQL', '  (a number — or type your own answer)']);
+    expect(renderQuestion(single).split('\n')).toEqual([
+      '? Which database?',
+      '  1. Postgres',
+      '  2. SQLite',
+      '  3. MySQL',
+      '  (a number — or type your own answer)',
+    ]);
     expect(renderQuestion(multi)).toContain('separated by commas');
     expect(renderQuestion({ question: 'Name?' })).toContain('type your answer');
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStandin } from '../support/standin/index.js';
-import { messagesOf, readSession } from '../../src/agent/session-store.js';
+import { messagesOf, readSession } from '../../src/runtime/agent/session-store.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
 
 let cli: string;
@@ -22,7 +22,10 @@ function place() {
 describe('a damaged session file', () => {
   it('resumes a log torn by a crash without losing the next prompt', async () => {
     const { cwd, home, sessions } = place();
-    const standin = await startStandin({ dialect: 'anthropic', script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }] });
+    const standin = await startStandin({
+      dialect: 'anthropic',
+      script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }],
+    });
     const env = cleanEnv(home, providerEnv('anthropic', standin.url));
     const args = (prompt: string, ...more: string[]) => [...providerArgs('anthropic'), '-p', prompt, '--output-format', 'json', ...more];
     try {
@@ -40,7 +43,11 @@ describe('a damaged session file', () => {
       expect(third.code).toBe(0);
 
       // The torn bytes are still there, and every prompt after them is a record of its own.
-      expect(readFileSync(file).subarray(0, bytes.length - 40).equals(bytes.subarray(0, bytes.length - 40))).toBe(true);
+      expect(
+        readFileSync(file)
+          .subarray(0, bytes.length - 40)
+          .equals(bytes.subarray(0, bytes.length - 40)),
+      ).toBe(true);
       const userTexts = messagesOf(readSession(file).records)
         .filter((message) => message.role === 'user')
         .map((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''));

@@ -22,7 +22,10 @@ async function oneShot(script: ScriptStep[], settings: (home: string) => object,
   writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify(settings(home)));
   const standin = await startStandin({ dialect: 'anthropic', script });
   try {
-    const run = await runCli(cli, [...providerArgs('anthropic'), ...args], { cwd, env: cleanEnv(home, providerEnv('anthropic', standin.url)) });
+    const run = await runCli(cli, [...providerArgs('anthropic'), ...args], {
+      cwd,
+      env: cleanEnv(home, providerEnv('anthropic', standin.url)),
+    });
     return { run, requests: standin.requests as { system?: unknown; tools?: { name: string }[]; messages: unknown[] }[] };
   } finally {
     await standin.close();
@@ -40,7 +43,13 @@ describe('hooks from settings in wield -p', () => {
   it('a UserPromptSubmit hook that exits 2 stops the prompt and says why (exit 1, no request)', async () => {
     const { run, requests } = await oneShot(
       [{ text: 'never sent' }],
-      (home) => ({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: hookScript(home, 'block.sh', 'echo "secrets in the prompt" >&2; exit 2') }] }] } }),
+      (home) => ({
+        hooks: {
+          UserPromptSubmit: [
+            { hooks: [{ type: 'command', command: hookScript(home, 'block.sh', 'echo "secrets in the prompt" >&2; exit 2') }] },
+          ],
+        },
+      }),
       ['-p', 'my password is hunter2'],
     );
     expect(run.code).toBe(1);
@@ -57,7 +66,16 @@ describe('hooks from settings in wield -p', () => {
           UserPromptSubmit: [{ hooks: [{ type: 'command', command: hookScript(home, 'context.sh', 'echo "today is release day"') }] }],
           Stop: [
             {
-              hooks: [{ type: 'command', command: hookScript(home, 'stop.sh', `[ -f "${home}/stopped" ] && exit 0; touch "${home}/stopped"; echo "double-check the changelog" >&2; exit 2`) }],
+              hooks: [
+                {
+                  type: 'command',
+                  command: hookScript(
+                    home,
+                    'stop.sh',
+                    `[ -f "${home}/stopped" ] && exit 0; touch "${home}/stopped"; echo "double-check the changelog" >&2; exit 2`,
+                  ),
+                },
+              ],
             },
           ],
         },
@@ -73,7 +91,7 @@ describe('hooks from settings in wield -p', () => {
 });
 
 describe('MCP servers in the agent runtime', () => {
-  it('sends alwaysLoad servers\' tools, defers the others with their description, and waits for a server still connecting', async () => {
+  it("sends alwaysLoad servers' tools, defers the others with their description, and waits for a server still connecting", async () => {
     const servers = {
       always: { command: process.execPath, args: [FAULTY_SERVER], alwaysLoad: true },
       big: { command: process.execPath, args: [FAULTY_SERVER, '--tools', '30'], description: 'Generated tools for load testing' },
@@ -106,7 +124,9 @@ describe('an untrusted project in wield -p', () => {
       const env = cleanEnv(home, providerEnv('anthropic', standin.url));
       const untrusted = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi'], { cwd, env });
       expect(untrusted.code).toBe(0);
-      expect(untrusted.stderr).toContain(`${path.join(cwd, '.wield', 'settings.json')}: only its deny and ask rules apply, since this project is not trusted`);
+      expect(untrusted.stderr).toContain(
+        `${path.join(cwd, '.wield', 'settings.json')}: only its deny and ask rules apply, since this project is not trusted`,
+      );
       const trusted = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi', '--trust'], { cwd, env });
       expect(trusted.code).toBe(0);
       expect(trusted.stderr).not.toContain('not trusted');

@@ -18,7 +18,23 @@ export class TmuxSession {
       .map(([key, value]) => `${key}='${String(value).replace(/'/g, `'\\''`)}'`)
       .join(' ');
     // `; sleep` keeps the pane open after exit so the last screen and the code can be read.
-    execFileSync('tmux', TmuxSession.args(name, 'new-session', '-d', '-s', name, '-x', '160', '-y', '50', '-c', cwd, `env -i ${exports} ${quoted}; echo "[exit $?]"; sleep 30`));
+    execFileSync(
+      'tmux',
+      TmuxSession.args(
+        name,
+        'new-session',
+        '-d',
+        '-s',
+        name,
+        '-x',
+        '160',
+        '-y',
+        '50',
+        '-c',
+        cwd,
+        `env -i ${exports} ${quoted}; echo "[exit $?]"; sleep 30`,
+      ),
+    );
     return new TmuxSession(name);
   }
 
@@ -41,7 +57,10 @@ export class TmuxSession {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const screen = this.screen();
-      const found = typeof pattern === 'string' ? screen.split(pattern).length - 1 : (screen.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`)) ?? []).length;
+      const found =
+        typeof pattern === 'string'
+          ? screen.split(pattern).length - 1
+          : (screen.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`)) ?? []).length;
       if (found >= count) return screen;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)} ×${count}; screen:\n${screen}`);
       await sleep(50);

@@ -2,15 +2,15 @@
 // hooks, budgets); prints what the model would get. With no terminal, an `ask` is a deny.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import readline from 'node:readline';
-import { runToolCall } from '../../pipeline/run.js';
-import { textBlocks } from '../../agent/history.js';
+import { runToolCall } from '../../runtime/pipeline/run.js';
+import { textBlocks } from '../../runtime/agent/history.js';
 import { createCliRuntime } from '../runtime.js';
 import type { CliFlags } from '../options.js';
 import { writeOut } from '../exit.js';
 import { createTerminalAsk } from '../terminal-ask.js';
-import type { AskPermission } from '../../pipeline/types.js';
-import type { AnyTool, SessionState, TouchedPath } from '../../tool/types.js';
-import { recordFile, sha256 } from '../../tools/fs-util.js';
+import type { AskPermission } from '../../runtime/pipeline/types.js';
+import type { AnyTool, SessionState, TouchedPath } from '../../runtime/tool/types.js';
+import { recordFile, sha256 } from '../../coding/tools/fs-util.js';
 
 /**
  * Edit and Write refuse a file the session has not read, so the model never overwrites what it

@@ -2,11 +2,11 @@
 // permission engine and the path guard say under the active settings of this folder, without
 // running anything. The answer is data, so both exit 0.
 import type { Command } from 'commander';
-import type { PermissionDecision } from '../../pipeline/types.js';
-import type { ToolContext } from '../../tool/types.js';
-import { createPolicy } from '../../permissions/engine.js';
-import { guardPath, type PathVerdict } from '../../permissions/paths.js';
-import { readDenyPredicate } from '../../permissions/read-deny.js';
+import type { PermissionDecision } from '../../runtime/pipeline/types.js';
+import type { ToolContext } from '../../runtime/tool/types.js';
+import { createPolicy } from '../../coding/permissions/engine.js';
+import { guardPath, type PathVerdict } from '../../coding/permissions/paths.js';
+import { readDenyPredicate } from '../../coding/permissions/read-deny.js';
 import { loadCliSettings, type CliSettings } from '../settings.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { commandAction, writeOut } from '../exit.js';
@@ -29,15 +29,15 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
   const { settings } = ws.loaded;
   // Heavy (tree-sitter WASM, the Bash tool): loaded only for this subcommand.
   const [{ loadBashAnalyzer }, { bashTool, bashAnalysisOf }, { createSession }] = await Promise.all([
-    import('../../permissions/bash/index.js'),
-    import('../../tools/bash.js'),
-    import('../../tool/session.js'),
+    import('../../coding/bash/index.js'),
+    import('../../coding/tools/bash.js'),
+    import('../../runtime/tool/session.js'),
   ]);
   await loadBashAnalyzer();
   const session = createSession({ cwd, roots: ws.roots, readDenied: readDenyPredicate(settings.permissions.deny, ws.home) });
   let sandbox: { autoAllowBash: boolean; available: boolean } | undefined;
   if (settings.sandbox.enabled && settings.sandbox.autoAllowBash) {
-    const { sandboxStatus } = await import('../../sandbox/index.js');
+    const { sandboxStatus } = await import('../../coding/sandbox/index.js');
     sandbox = { autoAllowBash: true, available: (await sandboxStatus(settings.sandbox)).available };
   }
   const tool = bashTool();
@@ -78,7 +78,12 @@ function run<A extends unknown[]>(body: (...args: A) => Promise<string>): (...ar
 export function register(program: Command): void {
   const check = program.command('check').description('what the permission engine says, without running anything');
   const bash = addJsonOption(
-    addRuntimeOptions(check.command('bash').description('decision for a shell command: {decision, readOnly, reason, commands}').argument('<command>', "the command, e.g. 'git log --oneline'")),
+    addRuntimeOptions(
+      check
+        .command('bash')
+        .description('decision for a shell command: {decision, readOnly, reason, commands}')
+        .argument('<command>', "the command, e.g. 'git log --oneline'"),
+    ),
   );
   bash.action(
     run(async (command: string) => {
@@ -88,7 +93,12 @@ export function register(program: Command): void {
     }),
   );
   const file = addJsonOption(
-    addRuntimeOptions(check.command('path').description('whether a path is inside the workspace: {inside, resolved, reason}').argument('<path>', 'a file or folder path')),
+    addRuntimeOptions(
+      check
+        .command('path')
+        .description('whether a path is inside the workspace: {inside, resolved, reason}')
+        .argument('<path>', 'a file or folder path'),
+    ),
   );
   file.action(
     run(async (target: string) => {

@@ -1,7 +1,7 @@
 // `wield mcp list [--json]` (servers, state, tool counts, errors) and
 // `wield mcp serve [--http PORT] [--host H] [--token T]` (the pool as an MCP server).
 import { InvalidArgumentError, type Command } from 'commander';
-import type { McpServerStatus } from '../../mcp/connection.js';
+import type { McpServerStatus } from '../../runtime/mcp/connection.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { SetupError } from '../setup-error.js';
@@ -14,16 +14,30 @@ interface ServeFlags extends CliFlags {
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InvalidArgumentError(`expected a port number 0-65535, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError(`expected a port number 0-65535, got ${JSON.stringify(value)}`);
   return port;
 }
 
 export function formatServerTable(servers: readonly McpServerStatus[]): string {
   if (servers.length === 0) return 'No MCP servers configured (settings "mcpServers", .mcp.json, or --mcp-config).';
   const header = ['SERVER', 'TRANSPORT', 'STATE', 'TOOLS', 'ERROR'];
-  const rows = servers.map((s) => [s.name, s.transport, s.state, String(s.toolCount), [s.error, ...s.toolErrors].filter(Boolean).join('; ')]);
+  const rows = servers.map((s) => [
+    s.name,
+    s.transport,
+    s.state,
+    String(s.toolCount),
+    [s.error, ...s.toolErrors].filter(Boolean).join('; '),
+  ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  return [header, ...rows].map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function listServers(flags: CliFlags): Promise<number> {
@@ -58,11 +72,13 @@ function untilShutdown(stdio: boolean): Promise<void> {
 
 async function serve(flags: ServeFlags): Promise<number> {
   const { createCliRuntime } = await import('../runtime.js');
-  const { serveMcp, isLoopback } = await import('../../mcp/serve.js');
+  const { serveMcp, isLoopback } = await import('../../runtime/mcp/serve.js');
   const token = flags.token ?? process.env.WIELD_MCP_TOKEN;
   // A command-line mistake, found before anything starts (exit 2 like other usage errors).
   if (flags.http !== undefined && flags.host !== undefined && !isLoopback(flags.host) && !token) {
-    throw new SetupError(`wield mcp serve: serving on ${flags.host} exposes every tool to the network; add --token TOKEN (or set WIELD_MCP_TOKEN), or bind to 127.0.0.1.`);
+    throw new SetupError(
+      `wield mcp serve: serving on ${flags.host} exposes every tool to the network; add --token TOKEN (or set WIELD_MCP_TOKEN), or bind to 127.0.0.1.`,
+    );
   }
   // stdout carries the protocol in stdio mode: everything for people goes to stderr.
   const runtime = await createCliRuntime({ cwd: process.cwd(), flags });

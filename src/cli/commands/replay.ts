@@ -4,8 +4,8 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readSession, UnusableSessionError } from '../../agent/session-store.js';
-import { replaySession, type CallComparison, type ReplayReport } from '../../agent/replay.js';
+import { readSession, UnusableSessionError } from '../../runtime/agent/session-store.js';
+import { replaySession, type CallComparison, type ReplayReport } from '../../runtime/agent/replay.js';
 import { createCliRuntime } from '../runtime.js';
 import type { CliFlags } from '../options.js';
 import { writeOut } from '../exit.js';

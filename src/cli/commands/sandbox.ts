@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { access, constants } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../sandbox/index.js';
+import { sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../coding/sandbox/index.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 
@@ -21,26 +21,36 @@ export function register(program: Command): void {
   const sandbox = program.command('sandbox').description('the Bash sandbox (bubblewrap)');
   // The runtime flags (--trust, --sandbox…) as every command takes them, before or after the name.
   const status = addJsonOption(
-    addRuntimeOptions(sandbox.command('status').description('whether the sandbox can run here, what it protects, and why not (exit 1 when unavailable)')),
+    addRuntimeOptions(
+      sandbox.command('status').description('whether the sandbox can run here, what it protects, and why not (exit 1 when unavailable)'),
+    ),
   );
-  status.action(run(async () => {
-    const flags = status.optsWithGlobals<CliFlags>();
-    const settings = await sandboxSettings(flags);
-    const s = await sandboxStatus(settings);
-    const report = { ...s, enabled: settings.enabled === true, autoAllowBash: settings.autoAllowBash === true };
-    await writeOut(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatSandboxStatus(report));
-    return s.available ? 0 : 1;
-  }));
+  status.action(
+    run(async () => {
+      const flags = status.optsWithGlobals<CliFlags>();
+      const settings = await sandboxSettings(flags);
+      const s = await sandboxStatus(settings);
+      const report = { ...s, enabled: settings.enabled === true, autoAllowBash: settings.autoAllowBash === true };
+      await writeOut(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatSandboxStatus(report));
+      return s.available ? 0 : 1;
+    }),
+  );
 
   const doctor = addJsonOption(
-    addRuntimeOptions(program.command('doctor').description('check Node, the sandbox, ripgrep, the Bash parser and the model provider (exit 1 on a failure)')),
+    addRuntimeOptions(
+      program
+        .command('doctor')
+        .description('check Node, the sandbox, ripgrep, the Bash parser and the model provider (exit 1 on a failure)'),
+    ),
   );
-  doctor.action(run(async () => {
-    const flags = doctor.optsWithGlobals<CliFlags>();
-    const checks = await doctorChecks(process.env, flags);
-    await writeOut(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
-    return checks.some((c) => c.level === 'fail') ? 1 : 0;
-  }));
+  doctor.action(
+    run(async () => {
+      const flags = doctor.optsWithGlobals<CliFlags>();
+      const checks = await doctorChecks(process.env, flags);
+      await writeOut(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : formatChecks(checks));
+      return checks.some((c) => c.level === 'fail') ? 1 : 0;
+    }),
+  );
 }
 
 /** The `sandbox` settings this folder's commands run under: the same loader and flags as theirs. */
@@ -56,7 +66,9 @@ export function formatSandboxStatus(report: SandboxStatus & { enabled: boolean; 
     `  ${report.reason}`,
   ];
   if (report.available) {
-    lines.push(`  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : 'ask as usual'}`);
+    lines.push(
+      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : 'ask as usual'}`,
+    );
   }
   const features = Object.entries(report.features).map(([name, ok]) => `${name} ${ok ? 'yes' : 'no'}`);
   lines.push(`  features: ${features.join(', ')}`);
@@ -105,16 +117,20 @@ async function checkRipgrep(): Promise<DoctorCheck> {
 
 async function checkBashParser(): Promise<DoctorCheck> {
   try {
-    const { loadBashAnalyzer } = await import('../../permissions/bash/parser.js');
+    const { loadBashAnalyzer } = await import('../../coding/bash/parser.js');
     await loadBashAnalyzer();
     return { name: 'bash parser', level: 'ok', detail: 'tree-sitter-bash WASM loaded' };
   } catch (error) {
-    return { name: 'bash parser', level: 'fail', detail: `tree-sitter-bash could not load (${errorText(error)}); no Bash command can be proven read-only` };
+    return {
+      name: 'bash parser',
+      level: 'fail',
+      detail: `tree-sitter-bash could not load (${errorText(error)}); no Bash command can be proven read-only`,
+    };
   }
 }
 
 async function checkProvider(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
-  const { resolveProviderConfig } = await import('../../providers/config.js');
+  const { resolveProviderConfig } = await import('../../runtime/providers/config.js');
   const config = resolveProviderConfig({ env });
   return config.ok
     ? { name: 'provider', level: 'ok', detail: `${config.provider}, model ${config.model}${config.baseURL ? ` at ${config.baseURL}` : ''}` }

@@ -4,8 +4,8 @@
 // so ranking a catalog starts fast.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { formatLineErrors, parseCatalog, parseQueries } from '../../search/catalog.js';
-import { ToolIndex, type SearchHit } from '../../search/tool-index.js';
+import { formatLineErrors, parseCatalog, parseQueries } from '../../runtime/search/catalog.js';
+import { ToolIndex, type SearchHit } from '../../runtime/search/tool-index.js';
 import { addJsonOption, addRuntimeOptions, parsePositiveInt, type CliFlags } from '../options.js';
 import { commandAction, writeOut } from '../exit.js';
 import { SetupError } from '../setup-error.js';
@@ -52,10 +52,14 @@ function formatHits(hits: readonly SearchHit[]): string {
 export async function runSearch(query: string | undefined, flags: SearchFlags): Promise<string> {
   const blank = query === undefined || query.trim() === '';
   if (blank && !flags.queries) {
-    throw new SetupError('wield search: give a QUERY, or --queries FILE.jsonl with one {"query": "..."} per line (a QUERY is words, "+word" or "select:A,B").');
+    throw new SetupError(
+      'wield search: give a QUERY, or --queries FILE.jsonl with one {"query": "..."} per line (a QUERY is words, "+word" or "select:A,B").',
+    );
   }
   if (!blank && flags.queries) {
-    throw new SetupError(`wield search: give either a QUERY or --queries FILE.jsonl, not both (got the query "${query}" and --queries ${flags.queries}).`);
+    throw new SetupError(
+      `wield search: give either a QUERY or --queries FILE.jsonl, not both (got the query "${query}" and --queries ${flags.queries}).`,
+    );
   }
   const k = flags.k ?? DEFAULT_K;
   const queryText = flags.queries ? await readInput(flags.queries, 'queries') : undefined;
@@ -67,7 +71,9 @@ export async function runSearch(query: string | undefined, flags: SearchFlags): 
       return queries.map((q) => `${JSON.stringify({ query: q, results: index.search(q, k).hits.map((h) => h.name) })}\n`).join('');
     }
     const result = index.search(query ?? '', k);
-    const missing = result.unknown.map((u) => `no tool named "${u.name}"${u.suggestions.length ? ` (did you mean ${u.suggestions.join(', ')}?)` : ''}\n`);
+    const missing = result.unknown.map(
+      (u) => `no tool named "${u.name}"${u.suggestions.length ? ` (did you mean ${u.suggestions.join(', ')}?)` : ''}\n`,
+    );
     process.stderr.write(missing.join(''));
     return flags.json ? `${JSON.stringify(result.hits, null, 2)}\n` : formatHits(result.hits);
   } finally {

@@ -1,5 +1,5 @@
 // `wield tools [--json]`: the tool pool and each tool's flags.
-import { selectToolsForRequest } from '../../search/defer.js';
+import { selectToolsForRequest } from '../../runtime/search/defer.js';
 import { createCliRuntime } from '../runtime.js';
 import type { CliFlags } from '../options.js';
 import { writeOut } from '../exit.js';

@@ -35,7 +35,11 @@ const tools = [
   { name: 'pid', description: 'Returns the process id', inputSchema: empty, annotations: { readOnlyHint: true } },
 ];
 if (flag('--invalid-schema')) {
-  tools.push({ name: 'bad_type', description: 'Schema with an unknown type', inputSchema: { type: 'object', properties: { x: { type: 'strnig' } } } });
+  tools.push({
+    name: 'bad_type',
+    description: 'Schema with an unknown type',
+    inputSchema: { type: 'object', properties: { x: { type: 'strnig' } } },
+  });
   tools.push({ name: 'not_object', description: 'Schema that is not an object schema', inputSchema: 'oops' });
 }
 for (let i = 0; i < generated; i++) {
@@ -73,7 +77,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const token = request.params._meta?.progressToken;
       for (let i = 1; i <= steps; i++) {
         if (token !== undefined) {
-          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `step ${i}` } });
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: i, total: steps, message: `step ${i}` },
+          });
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

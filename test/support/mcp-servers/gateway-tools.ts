@@ -1,8 +1,8 @@
 // A small pool and policies for the gateway tests (used in-process and by gateway-entry.ts).
 import { z } from 'zod';
-import type { PermissionPolicy } from '../../../src/pipeline/types.js';
-import { ToolRegistry } from '../../../src/registry/registry.js';
-import { defineTool } from '../../../src/tool/define.js';
+import type { PermissionPolicy } from '../../../src/runtime/pipeline/types.js';
+import { ToolRegistry } from '../../../src/runtime/registry/registry.js';
+import { defineTool } from '../../../src/runtime/tool/define.js';
 
 export function gatewayRegistry(): ToolRegistry {
   const registry = new ToolRegistry();

@@ -23,8 +23,14 @@ export const anthropicWriter: DialectWriter = {
     emit({
       type: 'message_start',
       message: {
-        id: `msg_standin_${reply.serial}`, type: 'message', role: 'assistant', model: reply.model, content: [],
-        stop_reason: null, stop_sequence: null, usage: { input_tokens: reply.inputTokens, output_tokens: 1 },
+        id: `msg_standin_${reply.serial}`,
+        type: 'message',
+        role: 'assistant',
+        model: reply.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: reply.inputTokens, output_tokens: 1 },
       },
     });
     frames.push(sse({ type: 'ping' }, 'ping'));
@@ -71,7 +77,8 @@ export const anthropicWriter: DialectWriter = {
   },
 
   errorBody(status, message) {
-    const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+    const type =
+      status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
     return { type: 'error', error: { type, message } };
   },
 };

@@ -43,7 +43,11 @@ export const openaiChatWriter: DialectWriter = {
           chunk({ tool_calls: [wholeCall(call, index, quirks)] });
           return;
         }
-        chunk({ tool_calls: [{ ...head, ...(quirks.omitIds ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } }] });
+        chunk({
+          tool_calls: [
+            { ...head, ...(quirks.omitIds ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } },
+          ],
+        });
         for (const args of pieces(call.arguments)) chunk({ tool_calls: [{ ...head, function: { arguments: args } }] });
       });
     }
@@ -64,11 +68,17 @@ export const openaiChatWriter: DialectWriter = {
       object: 'chat.completion',
       created: 0,
       model: reply.model,
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content: reply.text === '' ? null : reply.text, ...(calls.length > 0 ? { tool_calls: calls } : {}) },
-        finish_reason: finishReason(reply, quirks),
-      }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: reply.text === '' ? null : reply.text,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          },
+          finish_reason: finishReason(reply, quirks),
+        },
+      ],
       usage: usage(reply),
     };
   },

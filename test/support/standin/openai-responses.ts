@@ -6,14 +6,21 @@ function outputItems(reply: Reply): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   if (reply.text !== '') {
     items.push({
-      id: `msg_standin_${reply.serial}`, type: 'message', status: 'completed', role: 'assistant',
+      id: `msg_standin_${reply.serial}`,
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
       content: [{ type: 'output_text', text: reply.text, annotations: [] }],
     });
   }
   reply.toolCalls.forEach((call, i) => {
     items.push({
-      id: `fc_standin_${reply.serial}_${i}`, type: 'function_call', status: 'completed',
-      call_id: call.id, name: call.name, arguments: call.arguments,
+      id: `fc_standin_${reply.serial}_${i}`,
+      type: 'function_call',
+      status: 'completed',
+      call_id: call.id,
+      name: call.name,
+      arguments: call.arguments,
     });
   });
   return items;
@@ -22,15 +29,24 @@ function outputItems(reply: Reply): Record<string, unknown>[] {
 function response(reply: Reply, done: boolean): Record<string, unknown> {
   const incomplete = reply.stopReason !== undefined;
   return {
-    id: `resp_standin_${reply.serial}`, object: 'response', created_at: 0, model: reply.model,
+    id: `resp_standin_${reply.serial}`,
+    object: 'response',
+    created_at: 0,
+    model: reply.model,
     status: !done ? 'in_progress' : incomplete ? 'incomplete' : 'completed',
     incomplete_details: done && incomplete ? { reason: reply.stopReason } : null,
-    error: null, instructions: null, tools: [], parallel_tool_calls: true,
+    error: null,
+    instructions: null,
+    tools: [],
+    parallel_tool_calls: true,
     output: done ? outputItems(reply) : [],
     usage: done
       ? {
-          input_tokens: reply.inputTokens, output_tokens: reply.outputTokens, total_tokens: reply.inputTokens + reply.outputTokens,
-          input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 },
+          input_tokens: reply.inputTokens,
+          output_tokens: reply.outputTokens,
+          total_tokens: reply.inputTokens + reply.outputTokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: 0 },
         }
       : null,
   };
@@ -53,12 +69,22 @@ export const openaiResponsesWriter: DialectWriter = {
       const item_id = String(item.id);
       if (item.type === 'message') {
         emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
-        emit('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+        emit('response.content_part.added', {
+          item_id,
+          output_index,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        });
         for (const delta of pieces(reply.text)) {
           emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
         }
         emit('response.output_text.done', { item_id, output_index, content_index: 0, text: reply.text, logprobs: [] });
-        emit('response.content_part.done', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: reply.text, annotations: [] } });
+        emit('response.content_part.done', {
+          item_id,
+          output_index,
+          content_index: 0,
+          part: { type: 'output_text', text: reply.text, annotations: [] },
+        });
       } else {
         const args = String(item.arguments);
         emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });

@@ -5,7 +5,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { anthropicWriter } from './anthropic.js';
 import { openaiChatWriter } from './openai-chat.js';
 import { openaiResponsesWriter } from './openai-responses.js';
-import type { DialectWriter, FaultStep, OpenAIQuirks, Reply, ReplyStep, ScriptStep, Standin, StandinDialect, StandinOptions } from './types.js';
+import type {
+  DialectWriter,
+  FaultStep,
+  OpenAIQuirks,
+  Reply,
+  ReplyStep,
+  ScriptStep,
+  Standin,
+  StandinDialect,
+  StandinOptions,
+} from './types.js';
 
 const WRITERS: Record<StandinDialect, DialectWriter> = {
   anthropic: anthropicWriter,

@@ -1,0 +1,15 @@
+// wield/coding — the coding agent's parts: built-in tools, the Bash analyser, the permission engine
+// and its path guard, settings files, command hooks and the sandbox.
+export * from './tools/index.js';
+export { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from './bash/index.js';
+export { guardPath } from './permissions/paths.js';
+export { checkAddress, resolveAndCheck, hostAllowed } from '../runtime/network/guard.js';
+export { createPolicy, decideCall, type WieldPolicy } from './permissions/engine.js';
+export { readDenyPredicate } from './permissions/read-deny.js';
+export { parseRule, formatRule } from './permissions/rules.js';
+export { loadSettings, trustProject, type WieldSettings } from './settings/load.js';
+export { persistRule } from './settings/persist.js';
+export { hooksFromSettings } from './hooks/settings.js';
+export { runCommandHook } from './hooks/command.js';
+export { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
+export * from './sandbox/index.js';

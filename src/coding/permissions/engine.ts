@@ -1,0 +1,372 @@
+// The decision engine. In order: hard blocks in code (path guard, protected files) → deny rules
+// → plan mode → ask rules → the tool's own check → allow rules (for a shell line: each part by a
+// rule or by being read-only, see compound.ts) → mode → ask the user. Deny and ask rules also see
+// each shell command's other forms (bash/rule-forms.ts), and a line the analyser could not read
+// asks when such rules exist, after the tool's own deny. A hook may
+// then tighten the result; it may loosen only the final "ask the user". decideCall is pure given
+// its guard; createPolicy binds it to settings, the mode and the session's "always" rules.
+import os from 'node:os';
+import path from 'node:path';
+import type { AnyTool, TouchedPath } from '../../runtime/tool/types.js';
+import type { PermissionDecision, PermissionMode, PermissionPolicy, PermissionRequest } from '../../runtime/pipeline/types.js';
+import { coverParts, partsNeedingRules, type Coverage, type PartFacts } from './compound.js';
+import { isShellTool, partVerdicts, tighteningForms, type PartVerdict, type TighteningForms } from './part-verdicts.js';
+import { guardPath, type GuardOptions, type PathVerdict } from './paths.js';
+import { protectedWriteReason } from './protected.js';
+import { matchDomainRule, matchPathRule, parseRule, toolNameMatches, type Rule } from './rules.js';
+import { bashRuleFor, editRuleFor, safeSuggestions } from './suggest.js';
+import type { WieldSettings } from '../settings/load.js';
+
+export interface RuleSet {
+  allow: readonly Rule[];
+  ask: readonly Rule[];
+  deny: readonly Rule[];
+}
+
+export interface SandboxOption {
+  autoAllowBash: boolean;
+  available: boolean;
+}
+
+export interface DecisionContext {
+  rules: RuleSet;
+  mode: PermissionMode;
+  roots: readonly string[];
+  home: string;
+  /** Folder suggested path rules are written relative to (the project folder). */
+  base: string;
+  sandbox?: SandboxOption;
+  /** The path guard; injectable so decisions can be tested without a file system. */
+  guard?: (path: string, opts: GuardOptions) => PathVerdict;
+}
+
+type Input = Record<string, unknown>;
+interface ResolvedPath extends TouchedPath {
+  resolved: string;
+}
+
+/** Tools whose rule content is a path pattern; `Edit` and `Write` rules both cover writes. */
+const PATH_RULE_TOOLS = new Set(['Read', 'Edit', 'Write']);
+
+const describe = (rule: Rule) => `\`${rule.text}\` (${rule.source})`;
+
+/** Reasons are clauses that callers join (`…; dontAsk mode denies…`) and end with a period: a tool's message loses its own. */
+const clause = (message: string | undefined): string | undefined => message?.replace(/[.\s]+$/, '');
+
+/** Does a rule speak about this call (or this part of it)? `restrict` widens Read rules to writes. */
+function ruleMatches(rule: Rule, tool: AnyTool, input: Input, paths: readonly ResolvedPath[], restrict: boolean, home: string): boolean {
+  if (rule.content === undefined) return toolNameMatches(rule.tool, tool);
+  if (PATH_RULE_TOOLS.has(rule.tool) && paths.length > 0) {
+    // A denied read must not leak through a write tool that shows the old text.
+    const relevant = paths.filter((p) => (rule.tool === 'Read' ? restrict || p.access === 'read' : p.access === 'write'));
+    return relevant.some((p) => matchPathRule(rule.content as string, p.resolved, { base: rule.base, home }));
+  }
+  if (!toolNameMatches(rule.tool, tool)) return false;
+  if (tool.permissionMatcher) return tool.permissionMatcher(input)(rule.content);
+  if (typeof input.url === 'string') return matchDomainRule(rule.content, input.url);
+  return false;
+}
+
+/** The first rule in `rules` that matches the whole call or any of its parts (or their forms, for deny and ask). */
+function firstMatch(
+  rules: readonly Rule[],
+  tool: AnyTool,
+  input: Input,
+  parts: readonly Input[],
+  paths: readonly ResolvedPath[],
+  home: string,
+): Rule | undefined {
+  const targets = [input, ...parts];
+  return rules.find((rule) => targets.some((t) => ruleMatches(rule, tool, t, t === input ? paths : [], true, home)));
+}
+
+/** The parts of a compound call (a shell line) with what covers each: an allow rule, or being read-only. */
+interface Parts {
+  list: readonly Input[];
+  verdicts: PartVerdict[];
+  facts: PartFacts<Rule>[];
+  cover: Coverage<Rule>;
+}
+
+function partsOf(
+  rules: readonly Rule[],
+  tool: AnyTool,
+  input: Input,
+  list: readonly Input[],
+  session: PermissionRequest['session'],
+  home: string,
+): Parts {
+  const verdicts = partVerdicts(tool, input, list, session);
+  const facts = list.map((part, i) => ({
+    rule: rules.find((r) => r.content !== undefined && ruleMatches(r, tool, part, [], false, home)),
+    readOnly: verdicts[i].readOnly,
+    inShell: verdicts[i].inShell,
+  }));
+  return { list, verdicts, facts, cover: coverParts(facts) };
+}
+
+const partText = (part: Input): string => (typeof part.command === 'string' ? `\`${part.command}\`` : JSON.stringify(part));
+
+/** What no rule covers, for the reason: "`touch y` (`touch` writes files) or `cat a` (…)". */
+function uncoveredText(parts: Parts): string {
+  const { cover, list, verdicts } = parts;
+  const changer = cover.shellChanger === undefined ? '' : partText(list[cover.shellChanger]);
+  return cover.uncovered
+    .map((i) => {
+      const why = verdicts[i].readOnly ? `read-only, but ${changer} runs in the shell and may change what it does` : verdicts[i].reason;
+      return why ? `${partText(list[i])} (${why})` : partText(list[i]);
+    })
+    .join(' or ');
+}
+
+/** What the parts no rule allows may do: read a secret (`cat ~/.ssh/id_rsa`), change things, or both. */
+function mayDo(parts: Parts | undefined): string {
+  const secret = parts?.cover.uncovered.filter((i) => parts.verdicts[i].secret).length ?? 0;
+  if (secret === 0) return 'may change things';
+  return secret === parts?.cover.uncovered.length ? 'may read a secret' : 'may change things or read a secret';
+}
+
+/**
+ * A line the analyser could not read (not parsed, nested too deeply) may run anything, so no deny
+ * or ask rule on the tool's content can be ruled out: it asks. With no "always allow": allow
+ * rules are weighed after this, so one would never apply.
+ */
+function uncheckedAsk(tool: AnyTool, tightening: TighteningForms, rules: RuleSet): PermissionDecision | undefined {
+  const { opaque } = tightening;
+  const rule = opaque && [...rules.deny, ...rules.ask].find((r) => r.content !== undefined && toolNameMatches(r.tool, tool));
+  if (!opaque || !rule) return undefined;
+  return {
+    behavior: 'ask',
+    reason: `\`${opaque.command}\` cannot be checked against the deny and ask rules (such as ${describe(rule)}): ${opaque.why}`,
+    suggestions: [],
+  };
+}
+
+/** Allow rules that together cover the call: every part for shell-like tools, every path for file tools. */
+function allowingRules(
+  rules: readonly Rule[],
+  tool: AnyTool,
+  input: Input,
+  parts: Parts | undefined,
+  paths: readonly ResolvedPath[],
+  home: string,
+): Rule[] | undefined {
+  const whole = rules.find((rule) => rule.content === undefined && toolNameMatches(rule.tool, tool));
+  if (whole) return [whole];
+  if (parts) return parts.cover.allowed ? parts.cover.rules : undefined;
+  if (paths.length > 0) {
+    const used: Rule[] = [];
+    for (const p of paths) {
+      const rule = rules.find(
+        (r) => r.content !== undefined && PATH_RULE_TOOLS.has(r.tool) && ruleMatches(r, tool, input, [p], false, home),
+      );
+      if (!rule) return undefined;
+      if (!used.includes(rule)) used.push(rule);
+    }
+    return used;
+  }
+  const rule = rules.find((r) => r.content !== undefined && ruleMatches(r, tool, input, [], false, home));
+  return rule ? [rule] : undefined;
+}
+
+/**
+ * Rules that would allow the call together: one for each part that needs one (read-only parts need
+ * none, unless a part the rules let run changes the shell for them: `cd /etc && cat passwd`).
+ */
+function suggestionsFor(
+  tool: AnyTool,
+  input: Input,
+  parts: Parts | undefined,
+  paths: readonly ResolvedPath[],
+  ctx: DecisionContext,
+  fromTool?: string[],
+): string[] {
+  const rules: string[] = [...(fromTool ?? [])];
+  if (parts) {
+    for (const i of partsNeedingRules(parts.facts)) {
+      const command = parts.list[i].command;
+      const rule = typeof command === 'string' ? bashRuleFor(command, tool.name, parts.verdicts[i].secret === true) : undefined;
+      if (rule) rules.push(rule);
+    }
+  } else if (paths.some((p) => p.access === 'write')) {
+    for (const p of paths) if (p.access === 'write') rules.push(editRuleFor(p.resolved, ctx.base));
+  } else if (typeof input.url === 'string' && URL.canParse(input.url)) {
+    rules.push(`${tool.name}(domain:${new URL(input.url).hostname})`);
+  } else {
+    rules.push(tool.name);
+  }
+  // Tools that take content rules never get a blanket suggestion.
+  const blanket = parts || tool.permissionMatcher ? [tool.name, ...tool.aliases] : [];
+  return safeSuggestions(rules, blanket);
+}
+
+interface Base {
+  decision: PermissionDecision;
+  /** Only the final "ask the user" may be turned into an allow by a hook or the sandbox. */
+  finalAsk: boolean;
+}
+
+function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
+  const { tool, input, toolCheck } = req;
+  const cwd = req.session.cwd;
+  const guard = ctx.guard ?? guardPath;
+  const deny = (reason: string, rule?: Rule): Base => ({ decision: { behavior: 'deny', reason, rule: rule?.text }, finalAsk: false });
+
+  const paths: ResolvedPath[] = [];
+  for (const touched of tool.touchedPaths?.(input, { cwd }) ?? []) {
+    // The session folder holds wield's own spill files, which results tell the model to Read.
+    const roots = touched.access === 'read' ? [...ctx.roots, req.session.dir] : [...ctx.roots];
+    const verdict = guard(touched.path, { cwd, roots });
+    if (!verdict.inside)
+      return deny(`${touched.access === 'write' ? 'writing' : 'reading'} ${JSON.stringify(touched.path)} is refused: ${verdict.reason}`);
+    if (touched.access === 'write') {
+      // Both the real target and the path as written: a symlinked `.git` is still `.git`.
+      const guarded = protectedWriteReason(verdict.resolved) ?? protectedWriteReason(path.resolve(cwd, touched.path));
+      if (guarded) return deny(guarded);
+    }
+    paths.push({ ...touched, resolved: verdict.resolved });
+  }
+  const partList = tool.ruleParts?.(input);
+  const home = ctx.home;
+  // Deny and ask rules also see the commands' other forms (`/bin/rm x`, `sudo rm x` as `rm x`).
+  const tightening = tighteningForms(tool, input, req.session);
+  const targets = [...(partList ?? []), ...tightening.forms.map((command) => ({ ...input, command }))];
+
+  const denied = firstMatch(ctx.rules.deny, tool, input, targets, paths, home);
+  if (denied) return deny(`denied by rule ${describe(denied)}`, denied);
+
+  const readOnly = tool.isReadOnly(input);
+  if (ctx.mode === 'plan' && !readOnly) {
+    return deny(
+      `plan mode: only read-only tools run while planning, and ${tool.name} with this input may change things; present the plan and wait for the user to leave plan mode`,
+    );
+  }
+
+  const asked = firstMatch(ctx.rules.ask, tool, input, targets, paths, home);
+  if (asked)
+    return { decision: { behavior: 'ask', reason: `rule ${describe(asked)} requires approval`, rule: asked.text }, finalAsk: false };
+
+  if (toolCheck.behavior === 'deny') return deny(clause(toolCheck.message) ?? `${tool.name} refused this input`);
+  const unchecked = uncheckedAsk(tool, tightening, ctx.rules);
+  if (unchecked) return { decision: unchecked, finalAsk: false };
+  const parts = partList && partsOf(ctx.rules.allow, tool, input, partList, req.session, home);
+  if (toolCheck.behavior === 'ask') {
+    const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
+    return {
+      decision: { behavior: 'ask', reason: clause(toolCheck.message) ?? `${tool.name} asks for approval of this input`, suggestions },
+      finalAsk: false,
+    };
+  }
+  if (toolCheck.behavior === 'allow')
+    return { decision: { behavior: 'allow', reason: clause(toolCheck.message) ?? `${tool.name} allows this input` }, finalAsk: false };
+
+  const allowed = allowingRules(ctx.rules.allow, tool, input, parts, paths, home);
+  if (allowed) {
+    const text = allowed.map((r) => r.text).join(', ');
+    // Allowed by covering the parts (not by a rule for the whole tool): name those that needed none.
+    const free = parts && allowed === parts.cover.rules ? parts.cover.free.map((i) => partText(parts.list[i])) : [];
+    const rest = free.length ? `; ${free.join(', ')} ${free.length > 1 ? 'are' : 'is'} read-only` : '';
+    return {
+      decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describe).join(', ')}${rest}`, rule: text },
+      finalAsk: false,
+    };
+  }
+
+  if (readOnly) return { decision: { behavior: 'allow', reason: `${tool.name} is read-only with this input` }, finalAsk: false };
+  if (ctx.mode === 'bypassPermissions') return { decision: { behavior: 'allow', reason: 'bypassPermissions mode' }, finalAsk: false };
+  const writes = paths.filter((p) => p.access === 'write');
+  if (ctx.mode === 'acceptEdits' && !parts && writes.length > 0) {
+    return { decision: { behavior: 'allow', reason: 'acceptEdits mode: a file edit inside the workspace' }, finalAsk: false };
+  }
+  const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
+  // Name the parts that are neither allowed nor read-only, and why: "it" would also blame parts a
+  // rule allows, and the person or model reading this sees no other explanation.
+  const what = parts && parts.cover.uncovered.length > 0 ? uncoveredText(parts) : 'it';
+  return {
+    decision: {
+      behavior: 'ask',
+      reason: `${tool.name} ${writes.length ? 'writes files' : mayDo(parts)} and no rule allows ${what} (${ctx.mode} mode)`,
+      suggestions,
+    },
+    finalAsk: true,
+  };
+}
+
+/** The whole decision for one call: base decision, hook tightening, sandbox, dontAsk. */
+export function decideCall(req: PermissionRequest, ctx: DecisionContext): PermissionDecision {
+  const base = decideBase(req, ctx);
+  let decision = base.decision;
+  const hook = req.hookDecision;
+  const hookReason = (what: string) => (hook?.reason ? `${what}: ${hook.reason}` : what);
+  if (hook?.behavior === 'deny' && decision.behavior !== 'deny') {
+    decision = { behavior: 'deny', reason: hookReason('blocked by a PreToolUse hook') };
+  } else if (hook?.behavior === 'ask' && decision.behavior === 'allow') {
+    decision = { behavior: 'ask', reason: hookReason('a PreToolUse hook asks for approval'), suggestions: [] };
+  } else if (hook?.behavior === 'allow' && base.finalAsk) {
+    return { behavior: 'allow', reason: hookReason('allowed by a PreToolUse hook') };
+  }
+  if (decision.behavior === 'ask' && base.finalAsk && hook?.behavior !== 'ask' && ctx.sandbox?.autoAllowBash && ctx.sandbox.available) {
+    if (isShellTool(req.tool) && req.input.sandbox !== false) {
+      decision = { behavior: 'allow', reason: 'runs in the sandbox' };
+    }
+  }
+  if (decision.behavior === 'ask' && ctx.mode === 'dontAsk') {
+    decision = { ...decision, behavior: 'deny', reason: `${decision.reason}; dontAsk mode denies what would ask` };
+  }
+  return decision;
+}
+
+export interface PolicyOptions {
+  settings: WieldSettings;
+  /** Defaults to settings.permissions.defaultMode. */
+  mode?: PermissionMode;
+  cwd: string;
+  /** Workspace roots (cwd + additional directories). */
+  roots: string[];
+  home?: string;
+  /** "Always for this session" rules to start with. */
+  sessionRules?: string[];
+  sandbox?: SandboxOption;
+}
+
+export interface WieldPolicy extends PermissionPolicy {
+  decide(request: PermissionRequest): PermissionDecision;
+  /** Adds "always for this session" allow rules; throws on a malformed rule. */
+  addSessionRules(rules: readonly string[]): void;
+  setMode(mode: PermissionMode): void;
+  readonly mode: PermissionMode;
+}
+
+export function createPolicy(opts: PolicyOptions): WieldPolicy {
+  const home = opts.home ?? os.homedir();
+  const sessionAllow: Rule[] = [];
+  let mode = opts.mode ?? opts.settings.permissions.defaultMode;
+  const addSessionRules = (texts: readonly string[]) => {
+    for (const text of texts) {
+      const parsed = parseRule(text);
+      if (!parsed.ok) throw new Error(parsed.message);
+      if (!sessionAllow.some((r) => r.text === text)) sessionAllow.push({ ...parsed.rule, text, source: 'this session', base: opts.cwd });
+    }
+  };
+  addSessionRules(opts.sessionRules ?? []);
+  const { allow, ask, deny } = opts.settings.permissions;
+  return {
+    get mode() {
+      return mode;
+    },
+    setMode(next) {
+      mode = next;
+    },
+    addSessionRules,
+    decide(request) {
+      return decideCall(request, {
+        rules: { allow: [...allow, ...sessionAllow], ask, deny },
+        mode,
+        roots: opts.roots,
+        home,
+        base: opts.cwd,
+        sandbox: opts.sandbox,
+      });
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// Files no tool may write, whatever the rules and mode say: writing them would change what runs
+// next (git hooks and config, shell start-up files, wield's own settings and MCP servers) or
+// grant remote access (.ssh). A hard block in code, before any rule is consulted.
+import path from 'node:path';
+
+/** Folders: a write anywhere inside one is refused. */
+const PROTECTED_DIRS = new Set(['.git', '.wield', '.ssh']);
+
+/** Files refused by name wherever they are (a dotfiles repo is edited by hand, not by an agent). */
+const PROTECTED_FILES = new Set([
+  '.mcp.json',
+  '.gitconfig',
+  // bash(1) INVOCATION and zsh(1) STARTUP/SHUTDOWN FILES: read by every new shell.
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+]);
+
+/**
+ * Why writing `absPath` is refused, or undefined when it is not protected. Compared
+ * case-insensitively, since macOS and Windows file systems fold case (`.GIT/hooks` is `.git/hooks`).
+ */
+export function protectedWriteReason(absPath: string): string | undefined {
+  const segments = path
+    .resolve(absPath)
+    .split(path.sep)
+    .filter(Boolean)
+    .map((s) => s.toLowerCase());
+  const dir = segments.find((s) => PROTECTED_DIRS.has(s));
+  if (dir)
+    return `${absPath} is inside a protected ${dir}/ folder, which tools may not write (it controls what runs or who gets access); edit it yourself if needed`;
+  const name = segments.at(-1) ?? '';
+  if (PROTECTED_FILES.has(name)) return `${absPath} is a protected file (${name}), which tools may not write; edit it yourself if needed`;
+  return undefined;
+}

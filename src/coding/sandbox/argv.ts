@@ -1,0 +1,91 @@
+// The bubblewrap command line for one sandboxed command: a pure function of the plan, so the
+// mount order (which decides what wins) is unit-tested without running anything.
+// bwrap applies its options in order and a later mount covers an earlier one at the same or a
+// deeper path (bwrap(1), "--bind SRC DEST"), hence: read-only root, then writable folders, then
+// the read-only and unreadable holes punched into them.
+
+export interface SandboxPlan {
+  /** Working directory inside the sandbox. */
+  cwd: string;
+  /** wield's own files for the sandbox (filter, denied-file stand-in): read-only inside. */
+  supportDir: string;
+  /** Per-session temp folder (inside supportDir): writable, and TMPDIR inside the sandbox. */
+  tmpDir: string;
+  /** Folders bound read-write (workspace roots and settings.writableRoots), real paths. */
+  writable: string[];
+  /** Existing protected paths re-bound read-only over the writable folders. */
+  readOnly: string[];
+  /** Protected folders that do not exist yet: an empty read-only folder is mounted there. */
+  emptyReadOnlyDirs: string[];
+  /** Secret folders: replaced by an empty folder nobody may open. */
+  deniedDirs: string[];
+  /** Secret files: replaced by `deniedFileSource`. */
+  deniedFiles: string[];
+  /** An empty file with mode 000, so reads fail with EACCES rather than look empty. */
+  deniedFileSource: string;
+}
+
+/** Flags that hold for every sandboxed command. */
+export const ISOLATION_FLAGS: readonly string[] = [
+  '--unshare-net', // no network: only a private loopback
+  '--unshare-pid', // own PID namespace: cannot see or signal the host's processes
+  '--unshare-ipc',
+  '--die-with-parent', // killed when wield (or the process that spawned bwrap) dies
+  '--new-session', // no controlling terminal: blocks TIOCSTI input injection (CVE-2017-5226)
+  // bwrap keeps all capabilities when started by root; without this, root inside could remount / rw.
+  '--cap-drop',
+  'ALL',
+];
+
+/** The fd bwrap reads the seccomp filter from; opened by the launcher shell below. */
+export const SECCOMP_FD = 9;
+
+/**
+ * The process to spawn. With a seccomp filter, a tiny shell opens the filter file on fd 9 and
+ * execs bwrap (same pid, so killing the process group is unchanged): the caller's spawn only
+ * sets up fds 0-3, and bwrap takes filters only as an fd.
+ */
+export function sandboxCommand(
+  bwrapPath: string,
+  plan: SandboxPlan,
+  argv: readonly string[],
+  seccompFile?: string,
+): { file: string; args: string[] } {
+  if (seccompFile === undefined) return { file: bwrapPath, args: buildBwrapArgs(plan, argv) };
+  return {
+    file: '/bin/sh',
+    args: [
+      '-c',
+      `exec ${SECCOMP_FD}<"$1" || exit 125; shift; exec "$@"`,
+      'wield-sandbox',
+      seccompFile,
+      bwrapPath,
+      ...buildBwrapArgs(plan, argv, SECCOMP_FD),
+    ],
+  };
+}
+
+export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], seccompFd?: number): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const dir of plan.writable) args.push('--bind', dir, dir);
+  // Read-only even when the session folder sits inside a writable root, so no command can
+  // swap the filter or the stand-in file that later commands are built with.
+  args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
+  for (const p of plan.readOnly) args.push('--ro-bind', p, p);
+  for (const dir of plan.emptyReadOnlyDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
+  for (const dir of plan.deniedDirs) args.push('--perms', '0000', '--tmpfs', dir, '--remount-ro', dir);
+  for (const file of plan.deniedFiles) args.push('--ro-bind', plan.deniedFileSource, file);
+  // A protected folder may hold wield's own folders (a workspace at $HOME protects ~/.wield,
+  // where sessions live): mount them again so the temp folder stays writable and the support
+  // folder read-only, whatever was mounted over them.
+  const isUnder = (child: string, parent: string): boolean =>
+    child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+  const covering = [...plan.readOnly, ...plan.emptyReadOnlyDirs, ...plan.deniedDirs];
+  if (covering.some((p) => isUnder(plan.tmpDir, p) || isUnder(plan.supportDir, p))) {
+    args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
+  }
+  args.push(...ISOLATION_FLAGS);
+  if (seccompFd !== undefined) args.push('--seccomp', String(seccompFd));
+  args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);
+  return args;
+}

@@ -1,0 +1,237 @@
+// Settings layers, merged in order: ~/.wield/settings.json, .wield/settings.json,
+// .wield/settings.local.json, command-line flags. Later layers win for single values, lists add
+// up, and deny/ask rules from every layer hold. A project's own files can only restrict until
+// the project is trusted: their allow rules, hooks, MCP servers, extra folders and loosening
+// modes need the user's recorded trust (or an explicit flag for one-shot runs).
+import os from 'node:os';
+import path from 'node:path';
+import { realpathSync } from 'node:fs';
+import type { PermissionMode } from '../../runtime/pipeline/types.js';
+import { parseRule, type Rule } from '../permissions/rules.js';
+import { HOOK_EVENTS, settingsFileSchema, type HookSettings, type SandboxSettings, type SettingsFile } from './schema.js';
+import { expandPath } from '../sandbox/settings.js';
+import { formatKey, formatLocatedError, readJsonFile, updateJsonFile, type LocatedError } from './json-file.js';
+
+export type SettingsError = LocatedError;
+export { formatLocatedError as formatSettingsError };
+
+export interface SettingsFlags {
+  allow?: string[];
+  deny?: string[];
+  ask?: string[];
+  permissionMode?: PermissionMode;
+}
+
+export interface WieldSettings {
+  permissions: {
+    allow: Rule[];
+    ask: Rule[];
+    deny: Rule[];
+    defaultMode: PermissionMode;
+    /** Absolute folders added to the workspace roots. */
+    additionalDirectories: string[];
+  };
+  hooks: HookSettings;
+  mcpServers: Record<string, Record<string, unknown>>;
+  sandbox: SandboxSettings;
+  toolSearch: { enabled?: boolean; [key: string]: unknown };
+}
+
+export type LayerKind = 'user' | 'project' | 'local' | 'flags';
+
+export interface SettingsSource {
+  kind: LayerKind;
+  /** The file, or `flags`. */
+  file: string;
+  /** `all`, or `restrictions` when an untrusted project file only contributed deny/ask rules. */
+  applied: 'all' | 'restrictions';
+}
+
+export interface LoadedSettings {
+  settings: WieldSettings;
+  /** The layers that existed and were applied, in merge order. */
+  sources: SettingsSource[];
+  trusted: boolean;
+  /** Malformed files: callers must show these and stop, never run with a half-read setup. */
+  errors?: SettingsError[];
+}
+
+export interface SettingsPaths {
+  user: string;
+  project: string;
+  local: string;
+}
+
+export function settingsPaths(cwd: string, home: string = os.homedir()): SettingsPaths {
+  return {
+    user: path.join(home, '.wield', 'settings.json'),
+    project: path.join(cwd, '.wield', 'settings.json'),
+    local: path.join(cwd, '.wield', 'settings.local.json'),
+  };
+}
+
+export function emptySettings(): WieldSettings {
+  return {
+    permissions: { allow: [], ask: [], deny: [], defaultMode: 'default', additionalDirectories: [] },
+    hooks: {},
+    mcpServers: {},
+    sandbox: {},
+    toolSearch: {},
+  };
+}
+
+/** Modes an untrusted project may select: none of them allows more than `default`. */
+const RESTRICTING_MODES: readonly PermissionMode[] = ['default', 'plan', 'dontAsk'];
+
+function canonical(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function toRules(texts: string[] | undefined, source: string, base: string): Rule[] {
+  const out: Rule[] = [];
+  for (const text of texts ?? []) {
+    const parsed = parseRule(text);
+    if (parsed.ok) out.push({ ...parsed.rule, text, source, base });
+  }
+  return out;
+}
+
+/** Validates one file; errors carry the file, line, column and key. */
+interface Layer {
+  data?: SettingsFile;
+  errors: SettingsError[];
+}
+
+async function readLayer(file: string, kind: LayerKind): Promise<Layer> {
+  const read = await readJsonFile(file);
+  if (read.kind === 'missing') return { errors: [] };
+  if (read.kind === 'error') return { errors: [read.error] };
+  const result = settingsFileSchema.safeParse(read.value);
+  const errors: SettingsError[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const base = issue.path.filter((s): s is string | number => typeof s !== 'symbol');
+      const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...base, k]) : [base];
+      for (const p of keys) {
+        const message =
+          issue.code !== 'unrecognized_keys'
+            ? issue.message
+            : base.join('.') === 'hooks'
+              ? `unknown hook event; use one of ${HOOK_EVENTS.join(', ')}`
+              : 'unknown key; check its spelling and place against the settings documentation';
+        errors.push({ file, ...read.locate(p), key: formatKey(p) || '(top level)', message });
+      }
+    }
+    return { errors };
+  }
+  if (kind !== 'user' && result.data.trustedProjects !== undefined) {
+    errors.push({
+      file,
+      ...read.locate(['trustedProjects']),
+      key: 'trustedProjects',
+      message: 'only the user settings (~/.wield/settings.json) may record trusted projects; remove it here',
+    });
+  }
+  return { data: result.data, errors };
+}
+
+function mergeLayer(into: WieldSettings, data: SettingsFile, source: string, base: string, home: string, full: boolean): void {
+  const p = data.permissions ?? {};
+  const perms = into.permissions;
+  perms.deny.push(...toRules(p.deny, source, base));
+  perms.ask.push(...toRules(p.ask, source, base));
+  if (p.defaultMode && (full || RESTRICTING_MODES.includes(p.defaultMode))) perms.defaultMode = p.defaultMode;
+  const sb = data.sandbox ?? {};
+  if (sb.enabled === true || (full && sb.enabled !== undefined)) into.sandbox.enabled = sb.enabled;
+  if (sb.denyRead) into.sandbox.denyRead = [...(into.sandbox.denyRead ?? []), ...sb.denyRead];
+  if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
+  if (!full) return;
+  perms.allow.push(...toRules(p.allow, source, base));
+  for (const dir of p.additionalDirectories ?? []) perms.additionalDirectories.push(expandPath(dir, base, home));
+  for (const [event, groups] of Object.entries(data.hooks ?? {}) as [keyof HookSettings, HookSettings[keyof HookSettings]][]) {
+    into.hooks[event] = [...(into.hooks[event] ?? []), ...(groups ?? [])];
+  }
+  Object.assign(into.mcpServers, data.mcpServers ?? {});
+  if (sb.autoAllowBash !== undefined) into.sandbox.autoAllowBash = sb.autoAllowBash;
+  if (sb.bwrapPath !== undefined) into.sandbox.bwrapPath = sb.bwrapPath;
+  if (sb.sandboxReadOnly !== undefined) into.sandbox.sandboxReadOnly = sb.sandboxReadOnly;
+  if (sb.writableRoots)
+    into.sandbox.writableRoots = [...(into.sandbox.writableRoots ?? []), ...sb.writableRoots.map((d) => expandPath(d, base, home))];
+  if (sb.network?.allowedHosts) {
+    into.sandbox.network = { allowedHosts: [...(into.sandbox.network?.allowedHosts ?? []), ...sb.network.allowedHosts] };
+  }
+}
+
+export interface LoadSettingsOptions {
+  cwd: string;
+  /** Home folder (injectable for tests); defaults to the OS home. */
+  home?: string;
+  flags?: SettingsFlags;
+  /** Treat the project as trusted for this run (the explicit flag for `-p`). */
+  trustProject?: boolean;
+}
+
+export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSettings> {
+  const home = opts.home ?? os.homedir();
+  const cwd = path.resolve(opts.cwd);
+  const files = settingsPaths(cwd, home);
+  // Run from the home folder, the project file is the user file: read it once, as the user's.
+  const [user, project, local] = await Promise.all([
+    readLayer(files.user, 'user'),
+    files.project === files.user ? ({ errors: [] } satisfies Layer) : readLayer(files.project, 'project'),
+    readLayer(files.local, 'local'),
+  ]);
+  const recorded = (user.data?.trustedProjects ?? []).map(canonical);
+  const trusted = opts.trustProject === true || recorded.includes(canonical(cwd));
+  const settings = emptySettings();
+  const sources: SettingsSource[] = [];
+  const layers: [LayerKind, string, Layer, string][] = [
+    ['user', files.user, user, home],
+    ['project', files.project, project, cwd],
+    ['local', files.local, local, cwd],
+  ];
+  for (const [kind, file, layer, base] of layers) {
+    if (!layer.data) continue;
+    const full = kind === 'user' || trusted;
+    mergeLayer(settings, layer.data, file, base, home, full);
+    sources.push({ kind, file, applied: full ? 'all' : 'restrictions' });
+  }
+  const flags = opts.flags ?? {};
+  const flagErrors: SettingsError[] = [];
+  for (const [list, texts] of [
+    ['allow', flags.allow],
+    ['ask', flags.ask],
+    ['deny', flags.deny],
+  ] as const) {
+    (texts ?? []).forEach((text, n) => {
+      const parsed = parseRule(text);
+      if (!parsed.ok) flagErrors.push({ file: 'command line', line: 1, column: 1, key: `--${list}[${n}]`, message: parsed.message });
+    });
+  }
+  mergeLayer(
+    settings,
+    { permissions: { allow: flags.allow, ask: flags.ask, deny: flags.deny, defaultMode: flags.permissionMode } },
+    'flags',
+    cwd,
+    home,
+    true,
+  );
+  if (flags.allow?.length || flags.deny?.length || flags.ask?.length || flags.permissionMode) {
+    sources.push({ kind: 'flags', file: 'flags', applied: 'all' });
+  }
+  const errors = [...user.errors, ...project.errors, ...local.errors, ...flagErrors];
+  return errors.length ? { settings, sources, trusted, errors } : { settings, sources, trusted };
+}
+
+/** Records in the user settings that the person trusts this project folder. */
+export async function trustProject(cwd: string, home: string = os.homedir()): Promise<void> {
+  const dir = canonical(cwd);
+  await updateJsonFile(settingsPaths(cwd, home).user, (data) => {
+    const list = Array.isArray(data.trustedProjects) ? data.trustedProjects.filter((x): x is string => typeof x === 'string') : [];
+    return list.includes(dir) ? data : { ...data, trustedProjects: [...list, dir] };
+  });
+}

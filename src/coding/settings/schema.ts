@@ -1,0 +1,70 @@
+// The shape of one settings file (zod). Unknown keys are errors, so a typo such as
+// `permissions.alow` is reported instead of silently granting nothing.
+import { z } from 'zod';
+import { parseRule } from '../permissions/rules.js';
+import { matcherError } from '../../runtime/hooks/matcher.js';
+
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PermissionRequest', 'UserPromptSubmit', 'Stop'] as const;
+
+const ruleString = z.string().superRefine((text, ctx) => {
+  const parsed = parseRule(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+});
+
+const ruleList = z.array(ruleString);
+
+const commandHook = z.strictObject({
+  type: z.literal('command'),
+  command: z.string().min(1, 'command must not be empty'),
+  /** Seconds (Claude Code's unit). */
+  timeout: z.number().positive().optional(),
+});
+
+const hookGroup = z.strictObject({
+  matcher: z
+    .string()
+    .optional()
+    .superRefine((m, ctx) => {
+      const err = m === undefined ? undefined : matcherError(m);
+      if (err) ctx.addIssue({ code: 'custom', message: err });
+    }),
+  hooks: z.array(commandHook),
+});
+
+export const permissionModeSchema = z.enum(PERMISSION_MODES);
+
+export const settingsFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  permissions: z
+    .strictObject({
+      allow: ruleList.optional(),
+      ask: ruleList.optional(),
+      deny: ruleList.optional(),
+      defaultMode: permissionModeSchema.optional(),
+      additionalDirectories: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
+  hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(hookGroup)).optional(),
+  // Each server's fields are validated by the MCP client; here only "an object per name".
+  mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  sandbox: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      autoAllowBash: z.boolean().optional(),
+      writableRoots: z.array(z.string()).optional(),
+      denyRead: z.array(z.string()).optional(),
+      network: z.strictObject({ allowedHosts: z.array(z.string()).optional() }).optional(),
+      bwrapPath: z.string().min(1).optional(),
+      sandboxReadOnly: z.boolean().optional(),
+    })
+    .optional(),
+  toolSearch: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  trustedProjects: z.array(z.string()).optional(),
+});
+
+export type SettingsFile = z.infer<typeof settingsFileSchema>;
+export type HookGroup = z.infer<typeof hookGroup>;
+export type CommandHookSpec = z.infer<typeof commandHook>;
+export type HookSettings = NonNullable<SettingsFile['hooks']>;
+export type SandboxSettings = NonNullable<SettingsFile['sandbox']>;

@@ -1,0 +1,210 @@
+// Bash: runs a command in the session's persistent working directory, in its own process group,
+// with bounded memory (head + tail in memory, the full stream in a spill file).
+import fs from 'node:fs';
+import { z } from 'zod';
+import { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from '../bash/index.js';
+import { guardPath } from '../permissions/paths.js';
+import { spillPath } from '../../runtime/results/spill.js';
+import { boundedInt } from './schema-util.js';
+import { gitConfigRisk } from './git-config-risk.js';
+import { defineTool } from '../../runtime/tool/define.js';
+import { ToolError } from '../../runtime/tool/types.js';
+import type { ToolContext } from '../../runtime/tool/types.js';
+import { OutputCapture } from './bash-output.js';
+import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+export const BASH_MAX_RESULT_CHARS = 30_000;
+/** Room kept for the status lines after the output. */
+const NOTES_ROOM = 1_200;
+/** Errors and summaries come last, so the tail gets the larger share. */
+const HEAD_SHARE = 0.4;
+const PROGRESS_INTERVAL_MS = 200;
+const PROGRESS_CHARS = 2_000;
+
+/** Claude Code's Bash parameters, exactly: what models already know. */
+export const bashInput = z.object({
+  command: z.string().min(1, 'command must be a non-empty shell command'),
+  timeout: boundedInt('timeout', 1, BASH_MAX_TIMEOUT_MS, 'milliseconds').describe(
+    `Milliseconds before the command is killed (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
+  ),
+  description: z.string().optional().describe('What the command does, in 5-10 words, for the person watching'),
+});
+/** With a sandbox only: the escalation out of it. Without one the parameter would mean nothing. */
+export const bashSandboxInput = bashInput.extend({
+  sandbox: z.boolean().optional().describe('false runs outside the sandbox; needs approval'),
+});
+export type BashInput = z.infer<typeof bashSandboxInput>;
+
+export interface BashToolOptions {
+  /** Wraps the shell argv in a sandbox (e.g. bwrap); without it `bash -c` runs directly. */
+  wrap?: (
+    argv: string[],
+    ctx: ToolContext,
+    input: BashInput,
+  ) => Promise<{ file: string; args: string[]; sandboxed: boolean; bridge?: ExtraPipe }>;
+  /** Explains a failure of a sandboxed command (see src/sandbox/explain.ts). */
+  explainFailure?: (output: string, exitCode: number) => string | undefined;
+  /** Time between SIGTERM and SIGKILL of the process group. */
+  graceMs?: number;
+}
+
+export interface BashOutput extends RunResult {
+  command: string;
+  timeoutMs: number;
+  sandboxed: boolean;
+  /** Lines of the head, so a Read of the spill file can start where the omission begins. */
+  headLines: number;
+  cwdNote?: string;
+  /** When a sandboxed command failed the way the sandbox makes commands fail: what to do. */
+  sandboxNote?: string;
+}
+
+/**
+ * The command runs after an EXIT trap that prints the final directory to fd 3, so a `cd`
+ * carries to the next call without touching the output. Same line, so error line numbers match.
+ */
+export function shellArgv(command: string): string[] {
+  return ['bash', '-c', `trap 'pwd -P >&3 2>/dev/null' EXIT; ${command}`];
+}
+
+function updateCwd(ctx: ToolContext, reported: string): string | undefined {
+  const next = reported.trim().split('\n').pop() ?? '';
+  if (!next || next === ctx.session.cwd) return undefined;
+  if (!fs.existsSync(next)) return undefined;
+  const verdict = guardPath(next, { cwd: ctx.session.cwd, roots: ctx.session.roots });
+  if (!verdict.inside)
+    return `The command changed directory to ${next}, which is outside the workspace; the working directory stays ${ctx.session.cwd}.`;
+  ctx.session.cwd = verdict.resolved;
+  return `Working directory is now ${verdict.resolved}.`;
+}
+
+function progressReporter(ctx: ToolContext): { onOutput: (chunk: Buffer) => void; stop: () => void } {
+  let recent = '';
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    ctx.onProgress({ output: recent, message: `${bytes.toLocaleString('en-US')} bytes of output` });
+    recent = '';
+  };
+  return {
+    onOutput(chunk) {
+      bytes += chunk.length;
+      recent = (recent + chunk.toString('utf8', Math.max(0, chunk.length - PROGRESS_CHARS))).slice(-PROGRESS_CHARS);
+      timer ??= setTimeout(flush, PROGRESS_INTERVAL_MS);
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+export function formatBashResult(output: BashOutput): { text: string; isError: boolean } {
+  const parts: string[] = [];
+  const body =
+    output.omittedBytes > 0
+      ? `${output.head}\n\n[… ${output.omittedBytes.toLocaleString('en-US')} bytes omitted …]\n\n${output.tail}`
+      : output.head;
+  parts.push(body.trimEnd() || '(no output)');
+  if (output.spawnError) parts.push(`[the shell could not start: ${output.spawnError}]`);
+  if (output.timedOut)
+    parts.push(
+      `[timed out after ${output.timeoutMs} ms; the command and its child processes were killed. Pass a larger timeout (max ${BASH_MAX_TIMEOUT_MS}) or run less at once.]`,
+    );
+  else if (output.interrupted) parts.push('[interrupted; the command and its child processes were killed]');
+  else if (output.signal) parts.push(`[killed by ${output.signal}]`);
+  else parts.push(`[exit code ${output.exitCode ?? 'unknown'}]`);
+  if (output.omittedBytes > 0) {
+    const where = output.spillFile
+      ? `The full output (${output.totalBytes.toLocaleString('en-US')} bytes) is in ${output.spillFile}: read more with Read {"file_path": ${JSON.stringify(output.spillFile)}, "offset": ${output.headLines + 1}} or search it with Grep {"pattern": "...", "path": ${JSON.stringify(output.spillFile)}}.`
+      : `The full output could not be saved (${output.spillError ?? 'unknown error'}); rerun with less output (e.g. pipe through grep or tail).`;
+    parts.push(`[output was ${output.totalBytes.toLocaleString('en-US')} bytes; showing the start and the end. ${where}]`);
+  }
+  if (output.cwdNote) parts.push(`[${output.cwdNote}]`);
+  if (output.sandboxNote) parts.push(`[${output.sandboxNote}]`);
+  const failed = output.timedOut || output.interrupted || output.spawnError !== undefined || output.exitCode !== 0;
+  return { text: parts.join('\n'), isError: failed };
+}
+
+/** Analyses made at validation, with the session's cwd; a later rewrite of the input falls back to the process cwd. */
+const analyses = new WeakMap<BashInput, BashAnalysis>();
+
+/** The analyser's verdict for a validated Bash input (made once, at validation). */
+export function bashAnalysisOf(input: BashInput): BashAnalysis {
+  return analyses.get(input) ?? analyzeBash(input.command);
+}
+
+export function bashTool(options: BashToolOptions = {}) {
+  return defineTool<BashInput, BashOutput>({
+    name: 'Bash',
+    source: 'builtin',
+    searchHint: 'shell command terminal run execute script git npm',
+    description:
+      'Runs a bash command and returns its combined stdout and stderr with the exit code. The working directory persists between calls ' +
+      `(a \`cd\` carries over). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, max ${BASH_MAX_TIMEOUT_MS / 1000} s (timeout is in milliseconds). ` +
+      'Large output keeps its start and end, with the full text saved to a file you can Read or Grep. Background processes are ended when the command finishes.',
+    prompt:
+      'Use Bash for builds, tests, git and other commands; use Read, Edit, Write, Grep and Glob for files instead of cat, sed, echo > or find. ' +
+      'Quote paths with spaces. Chain dependent commands with &&. Give a short description.',
+    inputSchema: options.wrap ? bashSandboxInput : bashInput,
+    isReadOnly: (input) => bashAnalysisOf(input).readOnly,
+    isConcurrencySafe: (input) => bashAnalysisOf(input).readOnly,
+    interruptBehavior: () => 'cancel',
+    async validateInput(input, ctx) {
+      // The pipeline asks isReadOnly after validation; the analyser must be loaded by then.
+      await loadBashAnalyzer();
+      // Paths in the command are judged from the session's cwd and roots (spill files included),
+      // which isReadOnly(input) alone cannot see.
+      const { cwd, roots, dir, readDenied } = ctx.session;
+      analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }));
+      return { ok: true };
+    },
+    checkPermissions: async (input, ctx) => {
+      if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
+      const risk = await gitConfigRisk(bashAnalysisOf(input).commands, ctx.session.cwd);
+      return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
+    },
+    ruleParts: (input) => bashAnalysisOf(input).commands.map((part: string) => ({ ...input, command: part })),
+    permissionMatcher: (input) => (content) => matchBashRule(content, input.command),
+    maxResultChars: BASH_MAX_RESULT_CHARS,
+    async call(input, ctx) {
+      if (!fs.existsSync(ctx.session.cwd)) {
+        throw new ToolError(`The working directory ${ctx.session.cwd} no longer exists; start the command with cd to a folder that does.`);
+      }
+      const argv = shellArgv(input.command);
+      const wrapped = options.wrap ? await options.wrap(argv, ctx, input) : { file: argv[0], args: argv.slice(1), sandboxed: false };
+      const budget = BASH_MAX_RESULT_CHARS - NOTES_ROOM;
+      const headBytes = Math.floor(budget * HEAD_SHARE);
+      const capture = new OutputCapture({
+        headBytes,
+        tailBytes: budget - headBytes,
+        spillPath: () => spillPath(ctx.session, 'bash', 'log'),
+      });
+      const progress = progressReporter(ctx);
+      const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+      const result = await runProcess({
+        file: wrapped.file,
+        args: wrapped.args,
+        cwd: ctx.session.cwd,
+        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+        timeoutMs,
+        signal: ctx.signal,
+        capture,
+        onOutput: progress.onOutput,
+        graceMs: options.graceMs,
+        extraPipe: wrapped.bridge,
+      }).finally(progress.stop);
+      const cwdNote = updateCwd(ctx, result.sideChannel);
+      const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;
+      const sandboxNote = wrapped.sandboxed ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1) : undefined;
+      return { ...result, command: input.command, timeoutMs, sandboxed: wrapped.sandboxed, headLines, cwdNote, sandboxNote };
+    },
+    toModel(output) {
+      const { text, isError } = formatBashResult(output);
+      return { content: [{ type: 'text', text }], isError };
+    },
+    toDisplay: (output) => formatBashResult(output).text,
+  });
+}

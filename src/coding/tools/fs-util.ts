@@ -1,0 +1,153 @@
+// Shared file helpers of the built-in tools: path resolution through the path guard, the
+// session's record of what was read, per-file locks and atomic writes.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { guardPath } from '../permissions/paths.js';
+import { ToolError } from '../../runtime/tool/types.js';
+import type { FileReadRecord, SessionState, ToolContext, TouchedPath } from '../../runtime/tool/types.js';
+
+export type Access = 'read' | 'write';
+
+/**
+ * Roots a tool may use: the workspace, plus the session folder for reading, since result
+ * budgets send the model there ("the full output is saved in …; Read it with an offset").
+ */
+export function rootsFor(session: SessionState, access: Access): string[] {
+  return access === 'read' ? [...session.roots, session.dir] : session.roots;
+}
+
+/** Resolves a tool's path argument inside the workspace, or throws a ToolError saying why not. */
+export function resolveInWorkspace(ctx: ToolContext, input: string, param: string, access: Access): string {
+  const verdict = guardPath(input, { cwd: ctx.session.cwd, roots: rootsFor(ctx.session, access) });
+  if (!verdict.inside) {
+    throw new ToolError(
+      `${param} ${JSON.stringify(input)} was refused: ${verdict.reason}. Paths must lie inside the workspace (${ctx.session.roots.join(', ')}).`,
+    );
+  }
+  return verdict.resolved;
+}
+
+/** touchedPaths helper: the lexical absolute path; the permission engine applies the guard. */
+export function touched(input: string | undefined, cwd: string, access: Access): TouchedPath[] {
+  return [{ path: path.resolve(cwd, input ?? '.'), access }];
+}
+
+/**
+ * Behaviour of a tool that writes the file named by `file_path`: the permission engine guards
+ * that path, and two calls on the same file never run at once.
+ */
+export const WRITES_FILE_PATH = {
+  touchedPaths: (input: { file_path: string }, { cwd }: { cwd: string }): TouchedPath[] => touched(input.file_path, cwd, 'write'),
+  writeKey: (input: { file_path: string }, { cwd }: { cwd: string }): string => path.resolve(cwd, input.file_path),
+};
+
+export function sha256(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function recordFile(session: SessionState, file: string, stats: { mtimeMs: number; size: number }, hash: string): void {
+  const record: FileReadRecord = { path: file, mtimeMs: stats.mtimeMs, size: stats.size, hash };
+  session.fileState.set(file, record);
+}
+
+/**
+ * Refuses to modify a file the session has not read, or one that changed on disk since.
+ * A changed mtime with the same content (a `touch`, a formatter that rewrote the same bytes)
+ * is not a change. Returns the current content for the caller to edit.
+ */
+export async function requireFreshRead(session: SessionState, file: string, display: string): Promise<Buffer> {
+  const record = session.fileState.get(file);
+  if (!record) {
+    throw new ToolError(
+      `${display} exists but has not been read in this session. Read it first (Read {"file_path": ${JSON.stringify(display)}}), then retry, so you change what is really there.`,
+    );
+  }
+  // O_NOFOLLOW: the guard checked this resolved path; a link swapped in since is refused.
+  const handle = await open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  let content: Buffer;
+  let current: fs.Stats;
+  try {
+    content = await handle.readFile();
+    current = await handle.stat();
+  } finally {
+    await handle.close();
+  }
+  const same = current.mtimeMs === record.mtimeMs && current.size === record.size;
+  if (!same && sha256(content) !== record.hash) {
+    throw new ToolError(
+      `${display} changed on disk since you read it (by a person, a formatter or another command). Read it again to see the current content, then retry your change.`,
+    );
+  }
+  return content;
+}
+
+const locks = new Map<string, Promise<unknown>>();
+
+/** Runs fn with an exclusive lock on `key` (a resolved path), so read-check-write never interleaves. */
+export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const settled = run.catch(() => undefined);
+  locks.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === settled) locks.delete(key);
+  }
+}
+
+/**
+ * Writes a file atomically: a temp file in the same folder (same filesystem, so rename is
+ * atomic), fsync, then rename over the target. A crash leaves the old or the new file, never a
+ * mix. An existing file's mode is kept; renaming replaces a symlink at `file` rather than
+ * following it, so callers pass the resolved path.
+ */
+export async function atomicWrite(file: string, data: string | Uint8Array): Promise<{ mtimeMs: number; size: number }> {
+  const dir = path.dirname(file);
+  await fs.promises.mkdir(dir, { recursive: true });
+  let mode: number | undefined;
+  try {
+    mode = (await stat(file)).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const temp = path.join(dir, `.${path.basename(file).slice(0, 100)}.${randomBytes(6).toString('hex')}.tmp`);
+  // New files get 0o666 minus the umask, like any editor's.
+  const handle = await open(temp, 'wx', mode ?? 0o666);
+  try {
+    await handle.writeFile(data);
+    if (mode !== undefined) await handle.chmod(mode);
+    await handle.sync();
+    await handle.close();
+    await rename(temp, file);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDir(dir);
+  const after = await stat(file);
+  return { mtimeMs: after.mtimeMs, size: after.size };
+}
+
+/** Persists the rename itself (the directory entry); best effort, some filesystems refuse. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not all platforms allow fsync on a directory; the data itself is already synced.
+  }
+}
+
+/** Display form of a path: relative to cwd when inside it, else absolute. */
+export function displayPath(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}

@@ -1,0 +1,169 @@
+// A checked-out folder can carry its own .git/config, and some keys there make even "read-only"
+// git commands run programs (core.fsmonitor runs on `git status`; textconv and external diff
+// drivers on `git diff`/`log -p`; filters on any index refresh). The Bash analyser judges the
+// command line; this looks at the repository the command would run in.
+//
+// Git itself is asked which config it reads (`git config --list --show-scope --show-origin`):
+// that follows commondir, gitdir files, config.worktree (only when extensions.worktreeConfig is
+// on) and include.path / includeIf exactly as git does, where a parser would have to copy each
+// rule and would miss silently when it got one wrong. Listing config runs no program (no index
+// refresh, so no fsmonitor; no pager on a pipe). Measured here: ~5 ms per check (one spawn),
+// against well under 1 ms to read the files, once per Bash command that mentions git.
+// Submodules add one `git ls-files` (only when the index may hold a gitlink) and one listing each.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Config keys (lower-case `section[.subsection].key`) under which git runs a program or reads
+ * another config file. Sources: git-config(1) — core.fsmonitor, diff.external,
+ * diff.<driver>.textconv / .command, filter.<driver>.clean / smudge / process, include.path and
+ * includeIf.<cond>.path, core.gitProxy, core.sshCommand, core.askPass, credential.helper,
+ * gpg.program, uploadpack.packObjectsHook, core.alternateRefsCommand.
+ */
+const RISKY_KEY =
+  /^(core\.(fsmonitor|gitproxy|sshcommand|askpass|alternaterefscommand)|diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|include\.path|includeif\..+\.path|credential(\..+)?\.helper|gpg(\..+)?\.program|uploadpack\.packobjectshook)$/;
+
+export function isRiskyGitKey(key: string): boolean {
+  return RISKY_KEY.test(key.toLowerCase());
+}
+
+export interface GitConfigEntry {
+  scope: string;
+  /** The file the entry is in, as git prints it (relative paths are relative to the worktree's top). */
+  file: string;
+  key: string;
+}
+
+/** Reads `git config --list --show-scope --show-origin -z`: scope, origin and `key\nvalue`, each NUL-ended. */
+export function parseGitConfigList(out: string): GitConfigEntry[] {
+  const fields = out.split('\0');
+  const entries: GitConfigEntry[] = [];
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const origin = fields[i + 1];
+    const key = fields[i + 2].split('\n', 1)[0];
+    entries.push({ scope: fields[i], file: origin.startsWith('file:') ? origin.slice('file:'.length) : origin, key });
+  }
+  return entries;
+}
+
+// The repository's own files. Other scopes (system, global, command) are the user's, except files
+// they include from inside the repository.
+const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
+const GIT_TIMEOUT_MS = 5_000;
+const execFileAsync = promisify(execFile);
+/** Repositories checked per command (the one in cwd and the submodules git status would visit). */
+const MAX_REPOSITORIES = 32;
+// A gitlink's mode (0o160000) as the index stores it; absent from the bytes means no gitlink.
+const GITLINK_MODE = Buffer.from([0, 0, 0xe0, 0]);
+
+const MENTIONS_GIT = /(^|[\s/;&|(`])git(\s|$)/;
+
+/**
+ * Why running these commands in cwd could execute programs from the repository's own config,
+ * or undefined. Only commands that mention git are considered.
+ */
+export async function gitConfigRisk(commands: readonly string[], cwd: string): Promise<string | undefined> {
+  if (!commands.some((command) => MENTIONS_GIT.test(command))) return undefined;
+  const dir = existingFolder(path.resolve(cwd));
+  return dir === undefined ? undefined : repositoryRisk(dir, { left: MAX_REPOSITORIES });
+}
+
+async function repositoryRisk(dir: string, budget: { left: number }): Promise<string | undefined> {
+  if (budget.left-- <= 0) {
+    return `this repository has more than ${MAX_REPOSITORIES} submodules, more than wield checks for git config that runs programs; approve git commands here yourself`;
+  }
+  const listed = await runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']);
+  if (listed === undefined) return undefined;
+  if (typeof listed !== 'string')
+    return `wield could not read the git config in ${dir} (${listed.error}); approve git commands here yourself`;
+  const top = worktreeTop(dir) ?? dir;
+  const risky = parseGitConfigList(listed).filter(
+    (e) => isRiskyGitKey(e.key) && (REPOSITORY_SCOPES.has(e.scope) || isInside(path.resolve(top, e.file), top)),
+  );
+  if (risky.length > 0) {
+    const files = [...new Set(risky.map((e) => path.resolve(top, e.file)))];
+    const keys = [...new Set(risky.map((e) => e.key))];
+    return `this repository's git config (${files.slice(0, 3).join(', ')}) sets ${keys.slice(0, 3).join(', ')}, which makes git run programs or read other files even for read-only commands; approve git commands here yourself`;
+  }
+  for (const submodule of await populatedGitlinks(dir, top)) {
+    const risk = await repositoryRisk(submodule, budget);
+    if (risk !== undefined) return risk;
+  }
+  return undefined;
+}
+
+/** The checkouts of gitlinks in the index (submodules, added repositories): git status runs git in each. */
+async function populatedGitlinks(dir: string, top: string): Promise<string[]> {
+  if (!mayHaveGitlinks(top)) return [];
+  // core.fsmonitor off: reading the index must not start the user's own fsmonitor either.
+  const listed = await runGit(dir, ['-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z', '--', ':/']);
+  if (typeof listed !== 'string') return [];
+  return listed
+    .split('\0')
+    .filter((line) => line.startsWith('160000 '))
+    .map((line) => path.resolve(dir, line.slice(line.indexOf('\t') + 1)))
+    .filter((checkout) => fs.existsSync(path.join(checkout, '.git')));
+}
+
+/** False only when the index is where we expect it, whole (no split index), and holds no gitlink. */
+function mayHaveGitlinks(top: string): boolean {
+  const dotGit = path.join(top, '.git');
+  const gitDir = (fs.statSync(dotGit, { throwIfNoEntry: false })?.isFile() ? gitdirOfFile(dotGit, top) : dotGit) ?? dotGit;
+  try {
+    if (fs.readdirSync(gitDir).some((name) => name.startsWith('sharedindex.'))) return true;
+    return fs.readFileSync(path.join(gitDir, 'index')).includes(GITLINK_MODE);
+  } catch {
+    return true;
+  }
+}
+
+/** The folder holding `.git`, walking up from dir as git does. */
+function worktreeTop(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+function gitdirOfFile(file: string, base: string): string | undefined {
+  const target = /^gitdir:\s*(.+?)\s*$/m.exec(readText(file) ?? '')?.[1];
+  return target === undefined ? undefined : path.resolve(base, target);
+}
+
+function existingFolder(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+const isInside = (file: string, dir: string): boolean => file.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
+
+/** stdout; undefined when there is no git to run; the first line of stderr when git failed. */
+/** git's output; undefined when git is not installed. Asynchronous: a slow repository must not stall the event loop (other running calls, Ctrl-C). */
+async function runGit(cwd: string, args: string[]): Promise<string | { error: string } | undefined> {
+  try {
+    const { stdout } = await execFileAsync('git', ['--no-pager', ...args], {
+      cwd,
+      encoding: 'utf8',
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: 256 * 1024 * 1024,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+    });
+    return stdout;
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
+    const stderr = error instanceof Error && 'stderr' in error ? String(error.stderr).trim().split('\n')[0] : '';
+    return { error: stderr || (error instanceof Error ? error.message : String(error)) };
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

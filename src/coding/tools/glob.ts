@@ -1,0 +1,99 @@
+// Glob: files matching a glob pattern, newest first; .gitignore respected; symlinks never lead
+// out of the search root; files Read deny rules cover are counted, not listed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { isWithin } from '../permissions/paths.js';
+import { hiddenNote } from '../permissions/read-deny.js';
+import { defineTool, READ_ONLY } from '../../runtime/tool/define.js';
+import { ToolError } from '../../runtime/tool/types.js';
+import { displayPath, resolveInWorkspace, touched } from './fs-util.js';
+import { IgnoreRules } from './ignore-rules.js';
+
+export const GLOB_MAX_RESULTS = 100;
+
+export const globInput = z.object({
+  pattern: z.string().min(1, 'pattern must be a non-empty glob, e.g. "**/*.ts"'),
+  path: z.string().optional().describe('Folder to search in (default: the working directory)'),
+});
+export type GlobInput = z.infer<typeof globInput>;
+
+export interface GlobOutput {
+  files: string[];
+  total: number;
+  /** Matches Read deny rules hide. */
+  hidden: number;
+}
+
+/** Where a match really is, or undefined for a symlink resolving outside the root (or dangling). */
+function realInside(file: string, realRoot: string): string | undefined {
+  try {
+    const real = fs.realpathSync(file);
+    return isWithin(real, realRoot) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function globTool() {
+  return defineTool<GlobInput, GlobOutput>({
+    name: 'Glob',
+    source: 'builtin',
+    searchHint: 'find files by name pattern wildcard',
+    description:
+      `Finds files by glob pattern (e.g. "**/*.ts", "src/**/test_*.py"), sorted by modification time, newest first. ` +
+      `Respects .gitignore; includes hidden files. At most ${GLOB_MAX_RESULTS} paths are returned.`,
+    prompt: 'Use Glob (not find or ls in Bash) to find files by name.',
+    inputSchema: globInput,
+    ...READ_ONLY,
+    touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
+    async call(input, ctx) {
+      const root = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');
+      if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new ToolError(`path ${JSON.stringify(input.path)} is not an existing folder. Use LS to find it.`);
+      }
+      if (path.isAbsolute(input.pattern) || input.pattern.split('/').includes('..')) {
+        throw new ToolError(
+          'pattern must be relative to path and must not contain ".."; set path to search another folder of the workspace.',
+        );
+      }
+      const matches = await glob(input.pattern, {
+        cwd: root,
+        dot: true,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        ignore: ['**/.git/**'],
+        expandDirectories: false,
+      });
+      const rules = new IgnoreRules(root);
+      const denied = ctx.session.readDenied;
+      let hidden = 0;
+      const kept: { file: string; mtimeMs: number }[] = [];
+      for (const rel of matches) {
+        if (rules.ignores(rel, false)) continue;
+        const file = path.join(root, rel);
+        const real = realInside(file, root);
+        if (!real) continue;
+        // A symlink is hidden by its own path or the file it leads to: a Read of either is denied.
+        if (denied && (denied(file) || (real !== file && denied(real)))) hidden++;
+        else kept.push({ file, mtimeMs: fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 });
+      }
+      kept.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : 1));
+      return {
+        files: kept.slice(0, GLOB_MAX_RESULTS).map((entry) => displayPath(entry.file, ctx.session.cwd)),
+        total: kept.length,
+        hidden,
+      };
+    },
+    toModel(output) {
+      const hidden = hiddenNote(output.hidden, 'file');
+      if (output.total === 0) return { content: [{ type: 'text', text: `No files found.${hidden}` }] };
+      const notice =
+        output.total > output.files.length
+          ? `\n[Showing the ${output.files.length} newest of ${output.total} files. Use a narrower pattern or path to see others.]`
+          : '';
+      return { content: [{ type: 'text', text: output.files.join('\n') + notice + hidden }] };
+    },
+  });
+}

@@ -1,0 +1,267 @@
+// The agent loop: model → tool calls → scheduler → results → model, until the model stops,
+// the turn limit, an abort or a provider error. Calls start as soon as their arguments have
+// streamed in, and every tool_use in the history gets exactly one tool_result.
+import type { AnyTool, ToolCallResult } from '../tool/types.js';
+import { toolSpec } from '../registry/spec.js';
+import { messageOf } from '../pipeline/outcome.js';
+import type { HookHandler, HookInput, RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
+import type { AssistantPart, Message, ModelProvider, StopReason, Usage } from '../providers/types.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import { createBatch } from '../scheduler/batch.js';
+import { runHooks } from '../hooks/run.js';
+import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage, UserMessage } from './events.js';
+import { INTERRUPTED, pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
+import { endOfReply, isCompleteJSON, releaseHeld, type HeldCall } from './cutoff.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+export interface ToolSelection {
+  tools: AnyTool[];
+  systemPromptSection?: string;
+}
+
+export interface RunAgentOptions {
+  provider: ModelProvider;
+  model: string;
+  /** A fixed system prompt, or one built from the turn's tools; default: buildSystemPrompt. */
+  system?: string | ((tools: readonly AnyTool[], extra?: string) => string);
+  /** History so far, ending with the new user prompt. */
+  messages: readonly Message[];
+  registry: ToolRegistry;
+  rt: RuntimeContext;
+  /** Model requests allowed; tool calls of the last one are answered "not run". Default 50. */
+  maxTurns?: number;
+  signal: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  maxConcurrency?: number;
+  maxTokens?: number;
+  /** Picks the turn's tools (ToolSearch); default: the registry's whole pool. */
+  selectTools?: (pool: AnyTool[], messages: readonly Message[]) => ToolSelection;
+  /**
+   * Hooks for the loop's own events: UserPromptSubmit (before the prompt is sent) and Stop (when
+   * the model is about to finish). Tool hooks run in the pipeline, through rt.hooks.
+   */
+  hooks?: readonly HookHandler[];
+}
+
+export const DEFAULT_MAX_TURNS = 50;
+/** Continuations a Stop hook may force per prompt, so a hook that always blocks cannot loop forever. */
+export const MAX_STOP_CONTINUATIONS = 3;
+
+interface TurnOutcome {
+  assistant: AssistantMessage;
+  results: ToolCallResult[];
+  stopReason: StopReason;
+  usage?: Usage;
+  error?: unknown;
+}
+
+export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
+  const emit = (event: AgentEvent): void => options.onEvent?.(event);
+  const rt: RuntimeContext = {
+    ...options.rt,
+    emit: (event: ToolEvent) => {
+      options.rt.emit?.(event);
+      emit(event);
+    },
+  };
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let turns = 0;
+  let toolCalls = 0;
+  let stopContinuations = 0;
+  const hookInput = (event: 'UserPromptSubmit' | 'Stop'): HookInput => ({
+    hook_event_name: event,
+    session_id: rt.session.id,
+    cwd: rt.session.cwd,
+  });
+
+  const submitted = await submitPrompt(options, hookInput('UserPromptSubmit'));
+  const messages = repairHistory(submitted.messages);
+  const seenIds = new Set(messages.flatMap((message) => toolUses(message).map((use) => use.id)));
+
+  const finish = (stopReason: AgentStopReason, error?: string): AgentResult => {
+    const lastAssistant = [...messages].reverse().find((message) => message.role === 'assistant');
+    const result: AgentResult = { messages, answer: textOf(lastAssistant), turns, toolCalls, usage: { ...usage }, stopReason, error };
+    if (error !== undefined) emit({ type: 'error', message: error });
+    emit({ type: 'done', result });
+    return result;
+  };
+  if (submitted.blocked !== undefined) return finish('blocked', `Prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`);
+  if (submitted.prompt) emit({ type: 'user_message', message: submitted.prompt, origin: 'prompt' });
+
+  for (;;) {
+    if (options.signal.aborted) return finish('aborted');
+    turns++;
+    const lastTurn = turns >= maxTurns;
+    emit({ type: 'turn_start', turn: turns });
+    const outcome = await runTurn(options, rt, messages, seenIds, emit);
+    if (outcome.assistant.content.length > 0) {
+      messages.push(outcome.assistant);
+      emit({ type: 'assistant_message', message: outcome.assistant });
+    }
+    if (outcome.results.length > 0) {
+      const message = toolResultsMessage(outcome.results);
+      messages.push(message);
+      emit({ type: 'tool_results', message });
+    }
+    toolCalls += outcome.results.length;
+    if (outcome.usage) {
+      usage.inputTokens += outcome.usage.inputTokens;
+      usage.outputTokens += outcome.usage.outputTokens;
+      emit({ type: 'usage', usage: outcome.usage, total: { ...usage } });
+    }
+    emit({ type: 'turn_end', turn: turns, stopReason: outcome.stopReason, toolCalls: outcome.results.length });
+    if (options.signal.aborted) return finish('aborted');
+    if (outcome.error !== undefined) return finish('error', messageOf(outcome.error));
+    if (outcome.results.length === 0) {
+      const feedback =
+        lastTurn || stopContinuations >= MAX_STOP_CONTINUATIONS
+          ? undefined
+          : await stopFeedback(options, { ...hookInput('Stop'), stop_hook_active: stopContinuations > 0 });
+      if (options.signal.aborted) return finish('aborted');
+      if (feedback === undefined) {
+        const end = endOfReply(outcome.stopReason);
+        return finish(end.stopReason, end.error);
+      }
+      stopContinuations++;
+      const message: UserMessage = { role: 'user', content: [{ type: 'text', text: feedback }] };
+      messages.push(message);
+      emit({ type: 'user_message', message, origin: 'stop_hook' });
+      continue;
+    }
+    if (lastTurn)
+      return finish(
+        'max_turns',
+        `Stopped after ${maxTurns} turns, the turn limit (--max-turns; ${DEFAULT_MAX_TURNS} unless set); the model still wanted to continue.`,
+      );
+  }
+}
+
+async function runTurn(
+  options: RunAgentOptions,
+  rt: RuntimeContext,
+  messages: readonly Message[],
+  seenIds: Set<string>,
+  emit: (event: AgentEvent) => void,
+): Promise<TurnOutcome> {
+  const { tools, systemPromptSection } = chooseTools(options, messages);
+  const system = systemFor(options, tools, systemPromptSection);
+  const specs = tools.map((tool) => toolSpec(tool, rt.session.cwd));
+
+  // The turn's own controller: a provider failure stops the turn's tools as an abort does.
+  const turnAbort = new AbortController();
+  const relay = (): void => turnAbort.abort(options.signal.reason);
+  options.signal.addEventListener('abort', relay, { once: true });
+  // The last allowed turn's calls run too (as Claude Code's do): the model asked for them, and
+  // their results stay in the history for a resumed session.
+  const batch = createBatch(rt, { signal: turnAbort.signal, maxConcurrency: options.maxConcurrency });
+  const parts: AssistantPart[] = [];
+  const calls: { id: string; name: string }[] = [];
+  // A call whose arguments are not whole JSON waits for the stop reason (see releaseHeld); the
+  // calls after it wait too, so the batch still gets them in the model's order.
+  const held: HeldCall[] = [];
+  let stopReason: StopReason = 'other';
+  let usage: Usage | undefined;
+  let error: unknown;
+  try {
+    const stream = options.provider.stream(
+      { model: options.model, system, messages: [...messages], tools: specs, maxTokens: options.maxTokens },
+      options.signal,
+    );
+    for await (const event of stream) {
+      if (event.type === 'text_delta') {
+        const last = parts[parts.length - 1];
+        if (last?.type === 'text') last.text += event.text;
+        else parts.push({ type: 'text', text: event.text });
+        emit(event);
+      } else if (event.type === 'tool_call_end') {
+        const id = uniqueCallId(event.id, seenIds);
+        const input = parseArguments(event.input);
+        parts.push({ type: 'tool_use', id, name: event.name, input });
+        calls.push({ id, name: event.name });
+        emit({ type: 'tool_call', id, name: event.name, input });
+        const call: ToolCallRequest = { id, name: event.name, input };
+        const complete = isCompleteJSON(event.input);
+        if (held.length > 0 || !complete) held.push({ call, complete });
+        else batch.push(call);
+      } else if (event.type === 'message_end') {
+        stopReason = event.stopReason;
+        usage = event.usage;
+      }
+    }
+  } catch (caught) {
+    error = caught;
+    turnAbort.abort(caught);
+  }
+  // After a failed stream the held calls stay unrun: they get the model-failed result below.
+  const { run, cutOff } = error === undefined ? releaseHeld(held, stopReason) : { run: [], cutOff: [] };
+  for (const call of run) batch.push(call);
+  batch.end();
+  const finished = [...(await batch.results), ...cutOff];
+  options.signal.removeEventListener('abort', relay);
+  const missing = error !== undefined && !options.signal.aborted ? modelFailed(error) : INTERRUPTED;
+  return { assistant: { role: 'assistant', content: parts }, results: pairResults(calls, finished, missing), stopReason, usage, error };
+}
+
+interface SubmittedPrompt {
+  messages: readonly Message[];
+  /** The new prompt as sent (with hook context), to record; absent when the history ends otherwise. */
+  prompt?: UserMessage;
+  /** A UserPromptSubmit hook's reason for stopping the prompt. */
+  blocked?: string;
+}
+
+/**
+ * Runs UserPromptSubmit hooks on the prompt that ends the history: a block drops the prompt
+ * (it is never sent nor kept), added context travels with it.
+ */
+async function submitPrompt(options: RunAgentOptions, input: HookInput): Promise<SubmittedPrompt> {
+  const last = options.messages.at(-1);
+  if (last?.role !== 'user') return { messages: options.messages };
+  const text = last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  if (text === '' || !options.hooks?.length) return { messages: options.messages, prompt: last };
+  const outcome = await runHooks(options.hooks, { ...input, prompt: text }, options.signal);
+  if (outcome.block) return { messages: options.messages.slice(0, -1), blocked: outcome.block.reason };
+  const prompt: UserMessage = outcome.additionalContext
+    ? {
+        role: 'user',
+        content: [...last.content, { type: 'text', text: `Context added by a UserPromptSubmit hook:\n${outcome.additionalContext}` }],
+      }
+    : last;
+  return { messages: [...options.messages.slice(0, -1), prompt], prompt };
+}
+
+/** What a blocking Stop hook wants the model to do next, or undefined to let the turn end. */
+async function stopFeedback(options: RunAgentOptions, input: HookInput): Promise<string | undefined> {
+  if (!options.hooks?.length) return undefined;
+  const outcome = await runHooks(options.hooks, input, options.signal);
+  // `continue: false` (halt) means stop now, whatever a block asks.
+  return outcome.block && !outcome.halt ? `A Stop hook asked you to continue: ${outcome.block.reason}` : undefined;
+}
+
+function chooseTools(options: RunAgentOptions, messages: readonly Message[]): ToolSelection {
+  const pool = options.registry.pool();
+  return options.selectTools ? options.selectTools(pool, messages) : { tools: pool };
+}
+
+function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: string | undefined): string {
+  if (typeof options.system === 'string') return extra ? `${options.system}\n\n${extra}` : options.system;
+  if (options.system) return options.system(tools, extra);
+  return buildSystemPrompt({ tools, cwd: options.rt.session.cwd, date: new Date(), extra });
+}
+
+/** The parsed object when the streamed JSON is a valid object ('' means no arguments), else the raw text for the pipeline to repair. */
+export function parseArguments(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    // Histories need an object here; anything else goes to the pipeline to be reported.
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : raw;
+  } catch {
+    return raw;
+  }
+}
+
+function modelFailed(error: unknown): string {
+  return `Not run: the model's reply failed before the turn finished (${messageOf(error)}).`;
+}

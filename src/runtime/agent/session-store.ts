@@ -1,0 +1,197 @@
+// Sessions as JSONL under the user's wield folder: one record per line (header, messages,
+// tool-call endings, permission decisions), appended as they happen so a crash loses little.
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PermissionDecision } from '../pipeline/types.js';
+import type { Message } from '../providers/types.js';
+import type { AgentEvent } from './events.js';
+
+export const SESSION_FORMAT_VERSION = 1;
+
+export type SessionRecord =
+  | { type: 'session'; version: number; id: string; cwd: string; createdAt: string; provider?: string; model?: string }
+  | { type: 'message'; message: Message }
+  | { type: 'tool_end'; toolUseId: string; toolName: string; isError: boolean; durationMs: number; display?: string }
+  | { type: 'permission'; toolUseId: string; toolName: string; decision: PermissionDecision; by: 'policy' | 'user' | 'hook' | 'no-tty' };
+
+/** The folder standing in for `~` (WIELD_HOME lets tests and CI use their own). */
+export function wieldHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.WIELD_HOME && env.WIELD_HOME.trim() !== '' ? path.resolve(env.WIELD_HOME) : os.homedir();
+}
+
+export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(wieldHome(env), '.wield', 'sessions');
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The JSONL file of a session; the id is checked so `--resume ../x` cannot escape the folder. */
+export function sessionFile(id: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!SESSION_ID.test(id))
+    throw new Error(`Invalid session id ${JSON.stringify(id)}: use the id wield printed (letters, digits, - and _).`);
+  return path.join(sessionsDir(env), `${id}.jsonl`);
+}
+
+/** Spill files and other artefacts of a session live next to its log. */
+export function sessionArtefactsDir(id: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(sessionsDir(env), id);
+}
+
+export class SessionLog {
+  /** Whether the file is known to end with a newline (checked before the first append). */
+  private endsClean = false;
+
+  constructor(readonly file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+  }
+
+  // Synchronous appends: records stay in order and survive a process exit right after.
+  append(record: SessionRecord): void {
+    // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
+    // broken last line; the torn bytes are kept, the new record starts on a line of its own.
+    const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
+    appendFileSync(this.file, `${lead}${JSON.stringify(record)}\n`, { mode: 0o600 });
+    this.endsClean = true;
+  }
+
+  /** Records what a session log keeps from an agent event (other events are transient). */
+  record(event: AgentEvent): void {
+    const record = recordFor(event);
+    if (record) this.append(record);
+  }
+}
+
+/** True for a missing or empty file, or one whose last byte is a newline. */
+function endsWithNewline(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function recordFor(event: AgentEvent): SessionRecord | undefined {
+  switch (event.type) {
+    case 'user_message':
+    case 'assistant_message':
+    case 'tool_results':
+      return { type: 'message', message: event.message };
+    case 'permission_decided':
+      return { type: 'permission', toolUseId: event.toolUseId, toolName: event.toolName, decision: event.decision, by: event.by };
+    case 'tool_end':
+      return {
+        type: 'tool_end',
+        toolUseId: event.toolUseId,
+        toolName: event.toolName,
+        isError: event.result.isError,
+        durationMs: event.result.durationMs,
+        display: event.result.display,
+      };
+    default:
+      return undefined;
+  }
+}
+
+export interface ParsedSession {
+  header?: Extract<SessionRecord, { type: 'session' }>;
+  records: SessionRecord[];
+  /** Lines that could not be read (a torn last line after a crash, hand edits). */
+  problems: string[];
+  /** The 1-based numbers of those lines, in order. */
+  problemLines: number[];
+}
+
+const RECORD_TYPES = new Set(['session', 'message', 'tool_end', 'permission']);
+
+/** Parses a session log; unreadable lines are reported, never fatal. */
+export function parseSession(text: string): ParsedSession {
+  const records: SessionRecord[] = [];
+  const problems: string[] = [];
+  const problemLines: number[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      problems.push(`line ${index + 1}: not valid JSON`);
+      problemLines.push(index + 1);
+      return;
+    }
+    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+    if (typeof type === 'string' && RECORD_TYPES.has(type)) records.push(value as SessionRecord);
+    else {
+      problems.push(`line ${index + 1}: not a session record (expected "type" to be one of ${[...RECORD_TYPES].join(', ')})`);
+      problemLines.push(index + 1);
+    }
+  });
+  const header = records.find((record): record is Extract<SessionRecord, { type: 'session' }> => record.type === 'session');
+  return { header, records, problems, problemLines };
+}
+
+/** "line 7", "lines 3, 4 and 9", at most `max` numbers then "and N more". */
+export function describeLines(lines: readonly number[], max = 10): string {
+  const shown = lines.slice(0, max).map(String);
+  const more = lines.length - shown.length;
+  if (more > 0) shown.push(`${more} more`);
+  const list = shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return `${lines.length === 1 ? 'line' : 'lines'} ${list}`;
+}
+
+/** A session file with nothing in it that reads as a record: not resumable, not replayable. */
+export class UnusableSessionError extends Error {
+  constructor(
+    readonly file: string,
+    readonly parsed: ParsedSession,
+  ) {
+    const skipped = parsed.problemLines.length;
+    super(
+      `${file} holds no session records${skipped > 0 ? ` (${skipped} unreadable ${skipped === 1 ? 'line' : 'lines'})` : ' (it is empty)'}; it is not a wield session log.`,
+    );
+    this.name = 'UnusableSessionError';
+  }
+}
+
+export interface ResumedSession extends ParsedSession {
+  messages: Message[];
+  /** One line to show the person when some lines were skipped; absent when all were read. */
+  notice?: string;
+}
+
+/**
+ * Reads a session log to continue it: lines that are not records are skipped and named in
+ * `notice` (the file itself is left as it is), and a file with no record at all is refused
+ * with UnusableSessionError rather than resumed as an empty conversation.
+ */
+export function loadSessionForResume(file: string): ResumedSession {
+  const parsed = readSession(file);
+  if (parsed.records.length === 0) throw new UnusableSessionError(file, parsed);
+  const count = parsed.problemLines.length;
+  const notice =
+    count === 0
+      ? undefined
+      : `session ${file}: skipped ${count} unreadable ${count === 1 ? 'line' : 'lines'} (${describeLines(parsed.problemLines)}; a torn write or a hand edit), resuming from the rest; the file is left as it is`;
+  return { ...parsed, messages: messagesOf(parsed.records), notice };
+}
+
+export function readSession(file: string): ParsedSession {
+  return parseSession(readFileSync(file, 'utf8'));
+}
+
+export function messagesOf(records: readonly SessionRecord[]): Message[] {
+  return records
+    .filter((record): record is Extract<SessionRecord, { type: 'message' }> => record.type === 'message')
+    .map((record) => record.message);
+}

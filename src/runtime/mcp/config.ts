@@ -1,0 +1,154 @@
+// MCP server configuration: the shapes users already write in `.mcp.json` and settings
+// (`mcpServers`), validated per server so one bad entry never hides the others.
+//
+// stdio:  { "command": "npx", "args": ["-y", "pkg"], "env": {"K": "v"}, "cwd": "dir" }
+// http:   { "type": "http", "url": "https://host/mcp", "headers": {"Authorization": "Bearer …"} }
+//         allowedHosts: other hosts its redirects may lead to even when private ("*.corp" for
+//         subdomains); the url's own host may always be private or loopback, and link-local or
+//         cloud metadata addresses are always refused
+// Options for either (wield's own):
+//   timeout          per-call timeout in ms (default 120000); the call is cancelled on the server
+//   connectTimeout   ms a call waits for a server still connecting (default 30000)
+//   trustAnnotations true to believe the server's readOnlyHint/destructiveHint: read-only tools
+//                    then skip write prompts and run in parallel. Off by default: hints are
+//                    the server's claim, not a guarantee.
+//   disabled         true to keep the entry but not start it
+//   alwaysLoad       true to send this server's tools with every request (never deferred by ToolSearch)
+//   description      one line about the server, shown to the model next to its deferred tools
+import { z } from 'zod';
+
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+const stringMap = z.record(z.string(), z.string());
+const common = {
+  timeout: z.number().int().positive().optional(),
+  connectTimeout: z.number().int().positive().optional(),
+  trustAnnotations: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  alwaysLoad: z.boolean().optional(),
+  description: z.string().optional(),
+};
+
+const stdioSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1, 'command must name the program to start'),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  ...common,
+});
+
+const httpSchema = z.strictObject({
+  type: z.enum(['http', 'streamable-http']),
+  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL such as https://host/mcp' }),
+  headers: stringMap.optional(),
+  allowedHosts: z.array(z.string().min(1)).optional(),
+  ...common,
+});
+
+export type McpStdioConfig = z.infer<typeof stdioSchema>;
+export type McpHttpConfig = z.infer<typeof httpSchema>;
+export type McpServerConfig = McpStdioConfig | McpHttpConfig;
+
+export interface McpConfigError {
+  server: string;
+  /** Where the entry came from: settings, .mcp.json, --mcp-config. */
+  source: string;
+  message: string;
+}
+
+export interface McpConfigSet {
+  servers: Record<string, McpServerConfig>;
+  errors: McpConfigError[];
+}
+
+export function isHttpConfig(config: McpServerConfig): config is McpHttpConfig {
+  return config.type === 'http' || config.type === 'streamable-http';
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+}
+
+/** Validates one entry; `type` may be left out when `command` (stdio) or `url` (http) says it. */
+export function parseServerConfig(raw: unknown): { ok: true; config: McpServerConfig } | { ok: false; message: string } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, message: 'expected an object like {"command": "...", "args": [...]} or {"type": "http", "url": "..."}' };
+  }
+  const entry = raw as Record<string, unknown>;
+  if (entry.type === undefined && !('command' in entry) && !('url' in entry)) {
+    return {
+      ok: false,
+      message: 'needs "command" (a program to run over stdio) or "url" (Streamable HTTP); servers go in {"mcpServers": {"name": {...}}}',
+    };
+  }
+  if (entry.type === 'sse') {
+    return {
+      ok: false,
+      message: 'type "sse" (the deprecated HTTP+SSE transport) is not supported; use {"type": "http", "url": ...} (Streamable HTTP)',
+    };
+  }
+  const isHttp =
+    entry.type === 'http' || entry.type === 'streamable-http' || (entry.type === undefined && 'url' in entry && !('command' in entry));
+  const parsed = isHttp ? httpSchema.safeParse({ type: 'http', ...entry }) : stdioSchema.safeParse(entry);
+  return parsed.success ? { ok: true, config: parsed.data } : { ok: false, message: describeIssues(parsed.error) };
+}
+
+/** `${VAR}` and `${VAR:-default}` in strings, as `.mcp.json` files written for other agents use. */
+export function expandEnv(text: string, env: Record<string, string | undefined>): string {
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_match, name: string, fallback: string | undefined) => env[name] ?? fallback ?? '',
+  );
+}
+
+function expandConfig(config: McpServerConfig, env: Record<string, string | undefined>): McpServerConfig {
+  const map = (record: Record<string, string> | undefined) =>
+    record && Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expandEnv(value, env)]));
+  if (isHttpConfig(config)) return { ...config, url: expandEnv(config.url, env), headers: map(config.headers) };
+  return {
+    ...config,
+    command: expandEnv(config.command, env),
+    args: config.args?.map((arg) => expandEnv(arg, env)),
+    env: map(config.env),
+    cwd: config.cwd === undefined ? undefined : expandEnv(config.cwd, env),
+  };
+}
+
+/**
+ * Validates a record of server entries (settings' `mcpServers` or a file's). Accepts either the
+ * record itself or `{ "mcpServers": { ... } }`, the shape of `.mcp.json`.
+ */
+export function parseServerRecord(raw: unknown, source: string, env: Record<string, string | undefined> = process.env): McpConfigSet {
+  const result: McpConfigSet = { servers: {}, errors: [] };
+  if (raw === undefined || raw === null) return result;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    result.errors.push({ server: '*', source, message: 'expected an object of servers: {"mcpServers": {"name": {...}}}' });
+    return result;
+  }
+  const outer = raw as Record<string, unknown>;
+  const record = 'mcpServers' in outer ? outer.mcpServers : outer;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    result.errors.push({ server: '*', source, message: '"mcpServers" must be an object mapping server names to configurations' });
+    return result;
+  }
+  for (const [name, entry] of Object.entries(record as Record<string, unknown>)) {
+    if (name.trim() === '') {
+      result.errors.push({ server: name, source, message: 'server names must not be empty' });
+      continue;
+    }
+    const parsed = parseServerConfig(entry);
+    if (parsed.ok) result.servers[name] = expandConfig(parsed.config, env);
+    else result.errors.push({ server: name, source, message: parsed.message });
+  }
+  return result;
+}
+
+/** Later sets win per server name; errors accumulate. */
+export function mergeConfigSets(...sets: McpConfigSet[]): McpConfigSet {
+  return {
+    servers: Object.assign({}, ...sets.map((set) => set.servers)),
+    errors: sets.flatMap((set) => set.errors),
+  };
+}

@@ -1,0 +1,351 @@
+// One MCP server: connect in the background, list its tools page by page, call them with a
+// timeout and cancellation, and restart it (with backoff) after it crashes.
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { z } from 'zod';
+import { ToolError, type ToolContext } from '../tool/types.js';
+import type { McpCallOutput } from './adapt.js';
+import { remainingDelay } from './backoff.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
+import { guardedFetch } from './guarded-fetch.js';
+import { sanitizeNamePart } from './names.js';
+import { checkToolList, type McpToolInfo } from './tools.js';
+
+export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
+
+export interface McpServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: McpServerState;
+  toolCount: number;
+  /** Why the server is not connected, or the last connection error. */
+  error?: string;
+  /** Tools the server listed but wield could not use, one line each. */
+  toolErrors: string[];
+  restarts: number;
+  logFile?: string;
+}
+
+export interface ConnectionOptions {
+  /** Folder for the server's stderr log; without it stderr is kept only in memory (last lines). */
+  logDir?: string;
+  clientInfo: { name: string; version: string };
+  /** Called with the server's usable tools after every (re)listing. */
+  onTools: (tools: McpToolInfo[]) => void;
+}
+
+// A loose page shape: each tool is checked on its own (tools.ts) so one bad entry cannot fail
+// the whole listing, as the SDK's strict listTools() would.
+const toolPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+/** Guard against a server whose cursors never end. */
+const MAX_PAGES = 1000;
+const STDERR_TAIL_LINES = 20;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class McpConnection {
+  private client?: Client;
+  private attempt?: Promise<Client>;
+  private state: McpServerState;
+  private error?: string;
+  private toolErrors: string[] = [];
+  private toolCount = 0;
+  private failures = 0;
+  private lastFailureAt = 0;
+  private starts = 0;
+  private refreshing?: Promise<void>;
+  private refreshAgain = false;
+  private readonly stderrTail: string[] = [];
+  private log?: WriteStream;
+  readonly callTimeout: number;
+  readonly connectTimeout: number;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.state = config.disabled ? 'disabled' : 'disconnected';
+    this.callTimeout = config.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.connectTimeout = config.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  }
+
+  get logFile(): string | undefined {
+    return this.options.logDir ? path.join(this.options.logDir, `${sanitizeNamePart(this.name)}.log`) : undefined;
+  }
+
+  status(): McpServerStatus {
+    return {
+      name: this.name,
+      transport: isHttpConfig(this.config) ? 'http' : 'stdio',
+      state: this.state,
+      toolCount: this.toolCount,
+      ...(this.error === undefined ? {} : { error: this.error }),
+      toolErrors: [...this.toolErrors],
+      restarts: Math.max(0, this.starts - 1),
+      ...(this.logFile ? { logFile: this.logFile } : {}),
+    };
+  }
+
+  /** Starts connecting (if not already); resolves when the attempt has settled, never rejects. */
+  start(): Promise<void> {
+    if (this.state === 'disabled' || this.state === 'closed') return Promise.resolve();
+    return this.connect().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    const client = this.client;
+    this.client = undefined;
+    await Promise.allSettled([client?.close(), this.attempt?.then((c) => c.close())]);
+    this.log?.end();
+  }
+
+  /** Calls one tool; every failure becomes a ToolError that names the server. */
+  async callTool(toolName: string, input: Record<string, unknown>, ctx: ToolContext): Promise<McpCallOutput> {
+    const client = await this.ready(ctx.signal);
+    try {
+      const result = await client.callTool(
+        { name: toolName, arguments: input },
+        {
+          signal: ctx.signal,
+          timeout: this.callTimeout,
+          onprogress: (progress) => ctx.onProgress({ progress: progress.progress, total: progress.total, message: progress.message }),
+        },
+      );
+      this.failures = 0;
+      return result;
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      throw this.callError(client, toolName, error);
+    }
+  }
+
+  /** The connected client; waits for a connection in progress, restarts a crashed server. */
+  private async ready(signal: AbortSignal): Promise<Client> {
+    if (this.client && this.state === 'connected') return this.client;
+    if (this.state === 'disabled') throw new ToolError(`MCP server "${this.name}" is disabled in the settings.`);
+    if (this.state === 'closed') throw new ToolError(`MCP server "${this.name}" has been shut down.`);
+    if (!this.attempt) {
+      const wait = remainingDelay(this.failures, this.lastFailureAt, Date.now());
+      if (wait > this.connectTimeout) {
+        throw new ToolError(
+          `MCP server "${this.name}" failed ${this.failures} times in a row (last error: ${this.error ?? 'unknown'}); it will be retried in ${Math.ceil(wait / 1000)} s. Use another tool meanwhile.`,
+        );
+      }
+      if (wait > 0) await sleep(wait, signal);
+    }
+    const timeout = AbortSignal.timeout(this.connectTimeout);
+    const waitSignal = AbortSignal.any([signal, timeout]);
+    try {
+      return await Promise.race([
+        this.connect(),
+        new Promise<never>((_, reject) => waitSignal.addEventListener('abort', () => reject(waitSignal.reason), { once: true })),
+      ]);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (timeout.aborted)
+        throw new ToolError(`MCP server "${this.name}" is still connecting after ${this.connectTimeout / 1000} s; try again later.`);
+      throw new ToolError(`MCP server "${this.name}" is not available: ${messageOf(error)}`);
+    }
+  }
+
+  private connect(): Promise<Client> {
+    this.attempt ??= this.open().finally(() => {
+      this.attempt = undefined;
+    });
+    return this.attempt;
+  }
+
+  private async open(): Promise<Client> {
+    this.state = 'connecting';
+    this.starts++;
+    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    const signal = AbortSignal.timeout(this.connectTimeout);
+    try {
+      const transport = this.createTransport();
+      client.onclose = () => this.lost(client, 'the connection closed');
+      client.onerror = (error) => this.logLine(`client error: ${error.message}`);
+      client.setNotificationHandler('notifications/tools/list_changed', () => {
+        void this.refreshTools(client);
+      });
+      await client.connect(transport, { timeout: this.connectTimeout, signal });
+      const tools = await this.listTools(client, signal);
+      if (this.isClosed()) {
+        await client.close();
+        throw new Error('shut down while connecting');
+      }
+      this.client = client;
+      this.state = 'connected';
+      this.error = undefined;
+      this.publish(tools);
+      return client;
+    } catch (error) {
+      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : messageOf(error);
+      await client.close().catch(() => undefined);
+      if (!this.isClosed()) {
+        this.state = 'failed';
+        this.error = `${reason}${this.stderrHint()}`;
+        this.failures++;
+        this.lastFailureAt = Date.now();
+      }
+      throw new Error(this.error ?? reason);
+    }
+  }
+
+  /** close() may run while open() awaits; a method call keeps TypeScript from narrowing it away. */
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  private createTransport(): Transport {
+    const config = this.config;
+    if (isHttpConfig(config)) {
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers ?? {} },
+        fetch: guardedFetch({ server: this.name, url: config.url, allowedHosts: config.allowedHosts }),
+        // Redirects are left to the guarded fetch, which checks each hop's host (the SDK's own
+        // policy would refuse every redirect off the origin, allowed hosts included).
+        redirectPolicy: 'follow',
+      });
+    }
+    // Only the SDK's safe environment subset is inherited: API keys in our environment are not
+    // the server's business unless its entry passes them in `env`.
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...config.env },
+      cwd: config.cwd,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
+    return transport;
+  }
+
+  /** Pages through tools/list (the SDK's cursor walk, but per-tool checking, see toolPage). */
+  private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolInfo[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const raw: unknown[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, toolPage, {
+        timeout: this.connectTimeout,
+        signal,
+      });
+      raw.push(...result.tools);
+      if (result.nextCursor === undefined) break;
+      if (cursors.has(result.nextCursor)) throw new Error(`tools/list repeated cursor ${JSON.stringify(result.nextCursor)}`);
+      cursors.add(result.nextCursor);
+      cursor = result.nextCursor;
+    }
+    const checked = checkToolList(raw);
+    this.toolErrors = checked.errors;
+    for (const line of checked.errors) this.logLine(`skipped ${line}`);
+    return checked.tools;
+  }
+
+  private publish(tools: McpToolInfo[]): void {
+    this.toolCount = tools.length;
+    this.options.onTools(tools);
+  }
+
+  /** tools/list_changed: list again; notifications that arrive meanwhile cause one more pass. */
+  private async refreshTools(client: Client): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        try {
+          const tools = await this.listTools(client);
+          if (this.client === client) this.publish(tools);
+        } catch (error) {
+          this.logLine(`refreshing tools failed: ${messageOf(error)}`);
+        }
+      } while (this.refreshAgain && this.client === client);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private lost(client: Client, why: string): void {
+    if (this.client !== client || this.state === 'closed') return;
+    this.client = undefined;
+    this.state = 'disconnected';
+    this.error = `${why}${this.stderrHint()}`;
+    this.failures++;
+    this.lastFailureAt = Date.now();
+    this.logLine(`disconnected: ${this.error}`);
+  }
+
+  private callError(client: Client, toolName: string, error: unknown): ToolError {
+    const server = `MCP server "${this.name}"`;
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return new ToolError(
+        `${server} did not answer "${toolName}" within ${this.callTimeout / 1000} s; the call was cancelled. Try a smaller request, or raise "timeout" for this server in the settings.`,
+      );
+    }
+    if (error instanceof SdkError && (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected)) {
+      this.lost(client, 'it exited during a call');
+      return new ToolError(
+        `${server} crashed or disconnected during "${toolName}"${this.stderrHint()}. It will be restarted on the next call.`,
+      );
+    }
+    if (error instanceof ProtocolError) return new ToolError(`${server} rejected "${toolName}": ${error.message}`);
+    if (error instanceof SdkError) return new ToolError(`${server} sent an unusable answer to "${toolName}": ${error.message}`);
+    // Anything else is the transport failing (an HTTP server gone, a broken pipe): reconnect next time.
+    this.lost(client, messageOf(error));
+    return new ToolError(`${server} failed during "${toolName}": ${messageOf(error)}. It will be reconnected on the next call.`);
+  }
+
+  private onStderr(text: string): void {
+    this.openLog()?.write(text);
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+    }
+  }
+
+  private stderrHint(): string {
+    const last = this.stderrTail.at(-1);
+    return last ? ` (its stderr said: ${last.slice(0, 200)})` : '';
+  }
+
+  private logLine(line: string): void {
+    this.openLog()?.write(`[wield ${new Date().toISOString()}] ${line}\n`);
+  }
+
+  private openLog(): WriteStream | undefined {
+    if (this.log || !this.options.logDir) return this.log;
+    mkdirSync(this.options.logDir, { recursive: true });
+    this.log = createWriteStream(path.join(this.options.logDir, `${sanitizeNamePart(this.name)}.log`), { flags: 'a' });
+    return this.log;
+  }
+}

@@ -1,0 +1,115 @@
+// All configured MCP servers: started in the background, their tools registered as they
+// arrive and kept in step with tools/list_changed.
+import type { ToolRegistry } from '../registry/registry.js';
+import type { AnyTool } from '../tool/types.js';
+import { adaptMcpTool } from './adapt.js';
+import type { McpServerConfig } from './config.js';
+import { McpConnection, type McpServerStatus } from './connection.js';
+import { assignToolNames, mcpServerPrefix } from './names.js';
+import type { McpToolInfo } from './tools.js';
+
+export interface ConnectAllOptions {
+  registry: ToolRegistry;
+  /** Folder for the servers' stderr logs (one file per server). */
+  logDir?: string;
+  /** Called after a server's tools were added, changed or removed. */
+  onChange?: (server: string) => void;
+}
+
+export interface McpManagerOptions {
+  clientInfo?: { name: string; version: string };
+}
+
+export class McpManager {
+  private readonly connections = new Map<string, McpConnection>();
+  /** server → exposed name → signature of the registered definition (to skip unchanged ones). */
+  private readonly registered = new Map<string, Map<string, string>>();
+  private readonly firstAttempts: Promise<void>[] = [];
+  private readonly clientInfo: { name: string; version: string };
+
+  constructor(options: McpManagerOptions = {}) {
+    this.clientInfo = options.clientInfo ?? { name: 'wield', version: '0.1.0' };
+  }
+
+  /** Starts every server without waiting for any; tools register as each server answers. */
+  connectAll(configs: Record<string, McpServerConfig>, options: ConnectAllOptions): void {
+    for (const [name, config] of Object.entries(configs)) {
+      if (this.connections.has(name)) continue;
+      const connection = new McpConnection(name, config, {
+        logDir: options.logDir,
+        clientInfo: this.clientInfo,
+        onTools: (tools) => this.sync(connection, tools, options),
+      });
+      this.connections.set(name, connection);
+      this.firstAttempts.push(connection.start());
+    }
+  }
+
+  /** Resolves when every server's first connection attempt has settled (for one-shot commands). */
+  async ready(): Promise<void> {
+    await Promise.all(this.firstAttempts);
+  }
+
+  list(): McpServerStatus[] {
+    return [...this.connections.values()].map((connection) => connection.status());
+  }
+
+  /**
+   * For a tool name the registry does not know yet: when it belongs to a server that is still
+   * connecting, waits (up to that server's connect timeout) and looks again.
+   */
+  async waitForTool(name: string, registry: ToolRegistry, signal?: AbortSignal): Promise<AnyTool | undefined> {
+    const known = registry.get(name);
+    if (known) return known;
+    const connection = [...this.connections.values()].find((candidate) => name.startsWith(mcpServerPrefix(candidate.name)));
+    if (connection?.status().state !== 'connecting') return undefined;
+    const timeout = AbortSignal.timeout(connection.connectTimeout);
+    const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    await Promise.race([
+      connection.start(),
+      new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
+    ]);
+    return registry.get(name);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+  }
+
+  private sync(connection: McpConnection, tools: McpToolInfo[], options: ConnectAllOptions): void {
+    options.registry.batch(() => this.syncTools(connection, tools, options));
+  }
+
+  private syncTools(connection: McpConnection, tools: McpToolInfo[], options: ConnectAllOptions): void {
+    const server = connection.name;
+    const previous = this.registered.get(server) ?? new Map<string, string>();
+    const next = new Map<string, string>();
+    const names = assignToolNames(
+      server,
+      tools.map((tool) => tool.name),
+    );
+    const trust = connection.config.trustAnnotations === true;
+    let changed = false;
+    for (const tool of tools) {
+      const exposedName = names.get(tool.name) as string;
+      const signature = JSON.stringify(tool);
+      next.set(exposedName, signature);
+      if (previous.get(exposedName) === signature) continue;
+      const adapted = adaptMcpTool(tool, {
+        server,
+        exposedName,
+        trustAnnotations: trust,
+        call: (original, input, ctx) => connection.callTool(original, input, ctx),
+      });
+      options.registry.register(adapted);
+      changed = true;
+    }
+    for (const name of previous.keys()) {
+      if (next.has(name)) continue;
+      options.registry.unregister(name);
+      changed = true;
+    }
+    this.registered.set(server, next);
+    if (changed) options.onChange?.(server);
+  }
+}

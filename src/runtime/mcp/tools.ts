@@ -1,0 +1,79 @@
+// What a server lists, checked tool by tool: a malformed entry or a schema Ajv rejects is
+// reported and skipped, and the server's other tools still load.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { z } from 'zod';
+import type { JSONSchema } from '../tool/types.js';
+
+const annotationsSchema = z.looseObject({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+const toolSchema = z.looseObject({
+  name: z.string().min(1, 'name must be a non-empty string'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: z.looseObject(
+    { type: z.literal('object', { error: 'inputSchema.type must be "object"' }) },
+    { error: 'inputSchema must be a JSON Schema object' },
+  ),
+  annotations: annotationsSchema.optional(),
+});
+
+export type McpToolAnnotations = z.infer<typeof annotationsSchema>;
+
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JSONSchema;
+  annotations?: McpToolAnnotations;
+}
+
+export interface ToolListCheck {
+  tools: McpToolInfo[];
+  /** One line per rejected tool, naming it and what was wrong. */
+  errors: string[];
+}
+
+// Only the meta-schema check runs here (compiling thousands of schemas up front would cost
+// seconds); the pipeline compiles a tool's schema when it is first called.
+const ajv = new Ajv2020({ strict: false, allErrors: false });
+
+/** Servers built on older generators declare draft-07; the keywords tools use are the same. */
+function withoutDialect(schema: Record<string, unknown>): JSONSchema {
+  if (!('$schema' in schema)) return schema;
+  const copy = { ...schema };
+  delete copy.$schema;
+  return copy;
+}
+
+export function checkToolList(raw: readonly unknown[]): ToolListCheck {
+  const result: ToolListCheck = { tools: [], errors: [] };
+  const seen = new Set<string>();
+  raw.forEach((entry, index) => {
+    const parsed = toolSchema.safeParse(entry);
+    const label =
+      typeof (entry as { name?: unknown } | null)?.name === 'string' ? `tool "${(entry as { name: string }).name}"` : `tool #${index}`;
+    if (!parsed.success) {
+      result.errors.push(`${label}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+      return;
+    }
+    const tool = parsed.data;
+    if (seen.has(tool.name)) {
+      result.errors.push(`${label}: listed twice; the first entry is used`);
+      return;
+    }
+    const inputSchema = withoutDialect(tool.inputSchema);
+    if (!ajv.validateSchema(inputSchema)) {
+      result.errors.push(`${label}: inputSchema is not valid JSON Schema (${ajv.errorsText(ajv.errors)})`);
+      return;
+    }
+    seen.add(tool.name);
+    result.tools.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: tool.annotations });
+  });
+  return result;
+}

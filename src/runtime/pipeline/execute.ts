@@ -1,0 +1,90 @@
+// The execute and finalize phases of one call: call → map result → budget → PostToolUse hooks.
+import { ToolError, type ToolCallResult, type ToolResultContent } from '../tool/types.js';
+import { runHooks } from '../hooks/run.js';
+import { applyBudget } from '../results/budget.js';
+import type { RuntimeContext } from './types.js';
+import type { PreparedCall, ReadyCall } from './prepare.js';
+import { errorContent, messageOf } from './outcome.js';
+
+/** What running a ready call produced, before mapping. */
+export type Execution = { ok: true; output: unknown } | { ok: false; result: ToolResultContent };
+
+export const INTERRUPTED = 'Interrupted by the user: this call was stopped before it finished. Its effects, if any, may be partial.';
+
+export async function executeCall(call: ReadyCall): Promise<Execution> {
+  try {
+    const output = await call.tool.call(call.input, call.ctx);
+    return { ok: true, output };
+  } catch (error) {
+    if (call.ctx.signal.aborted) return { ok: false, result: errorContent(INTERRUPTED) };
+    if (error instanceof ToolError) return { ok: false, result: errorContent(error.message) };
+    return { ok: false, result: errorContent(`${call.tool.name} failed: ${messageOf(error)}`) };
+  }
+}
+
+/** Maps, budgets and post-processes a call's outcome into the one result the model gets. */
+export async function finalizeCall(
+  prepared: PreparedCall,
+  execution: Execution | undefined,
+  rt: RuntimeContext,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  const { request } = prepared;
+  const toolName = prepared.tool?.name ?? request.name;
+  let content: ToolResultContent;
+  let display: string | undefined;
+  if (prepared.kind === 'settled') {
+    content = prepared.result;
+  } else if (!execution?.ok) {
+    content = execution?.result ?? errorContent(INTERRUPTED);
+  } else {
+    try {
+      const { tool } = prepared;
+      content = tool.toModel(execution.output, { maxChars: tool.maxResultChars });
+      display = tool.toDisplay?.(execution.output);
+      content = await applyBudget(content, tool.maxResultChars, rt.session, toolName);
+    } catch (error) {
+      content = errorContent(`${toolName} ran, but its result could not be prepared for you (${messageOf(error)}).`);
+    }
+  }
+  if (prepared.kind === 'ready') content = await postHooks(prepared, content, rt, signal);
+  const notes = prepared.kind === 'ready' ? prepared.notes : [];
+  if (notes.length > 0) {
+    content = { ...content, content: [...content.content, { type: 'text', text: `[wield: ${notes.join('; ')}]` }] };
+  }
+  const result: ToolCallResult = {
+    toolUseId: request.id,
+    toolName,
+    content: content.content.length > 0 ? content.content : [{ type: 'text', text: '(no output)' }],
+    isError: content.isError === true,
+    structured: content.structured,
+    display,
+    durationMs: performance.now() - prepared.startedAt,
+  };
+  rt.emit?.({ type: 'tool_end', toolUseId: request.id, toolName, result });
+  return result;
+}
+
+async function postHooks(call: ReadyCall, content: ToolResultContent, rt: RuntimeContext, signal: AbortSignal): Promise<ToolResultContent> {
+  const extra = [...call.context];
+  if (rt.hooks && rt.hooks.length > 0) {
+    const hooks = await runHooks(
+      rt.hooks,
+      {
+        hook_event_name: 'PostToolUse',
+        session_id: rt.session.id,
+        cwd: rt.session.cwd,
+        tool_name: call.tool.name,
+        tool_input: call.input,
+        tool_use_id: call.request.id,
+        tool_response: content,
+      },
+      signal,
+    );
+    if (hooks.replaceResult) content = hooks.replaceResult;
+    if (hooks.block) extra.push(`A PostToolUse hook flagged this result: ${hooks.block.reason}`);
+    if (hooks.additionalContext) extra.push(hooks.additionalContext);
+  }
+  if (extra.length === 0) return content;
+  return { ...content, content: [...content.content, ...extra.map((text) => ({ type: 'text' as const, text }))] };
+}

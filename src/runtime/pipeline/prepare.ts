@@ -1,0 +1,112 @@
+// The prepare phase of one call: lookup → parse → validate → validateInput → PreToolUse hooks
+// → permission. Runs one call at a time, in the model's order, so prompts never interleave.
+import type { AnyTool, ToolContext, ToolResultContent } from '../tool/types.js';
+import { runHooks } from '../hooks/run.js';
+import type { RuntimeContext, ToolCallRequest } from './types.js';
+import { lookupTool } from './lookup.js';
+import { parseArguments, type ToolInput } from './parse.js';
+import { validateArguments } from './validate.js';
+import { decidePermission } from './permission.js';
+import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
+
+export interface ReadyCall {
+  kind: 'ready';
+  request: ToolCallRequest;
+  tool: AnyTool;
+  input: ToolInput;
+  ctx: ToolContext;
+  /** Repairs made to the arguments and hook context, told to the model with the result. */
+  notes: string[];
+  context: string[];
+  startedAt: number;
+}
+
+export interface SettledCall {
+  kind: 'settled';
+  request: ToolCallRequest;
+  tool?: AnyTool;
+  result: ToolResultContent;
+  startedAt: number;
+}
+
+export type PreparedCall = ReadyCall | SettledCall;
+
+export function makeContext(request: ToolCallRequest, rt: RuntimeContext, signal: AbortSignal): ToolContext {
+  return {
+    signal,
+    session: rt.session,
+    toolUseId: request.id,
+    askUser: rt.askUser,
+    onProgress: (progress) => rt.emit?.({ type: 'tool_progress', toolUseId: request.id, toolName: request.name, progress }),
+  };
+}
+
+export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, signal: AbortSignal): Promise<PreparedCall> {
+  const startedAt = performance.now();
+  const settle = (result: ToolResultContent, tool?: AnyTool): SettledCall => ({ kind: 'settled', request, tool, result, startedAt });
+  if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'));
+  const found = await lookupTool(request.name, rt, signal);
+  if (!found.ok) return settle(found.error);
+  const tool = found.value;
+  const notes = [...(found.notes ?? [])];
+  rt.emit?.({ type: 'tool_start', toolUseId: request.id, toolName: tool.name, input: request.input });
+  const ctx = makeContext({ ...request, name: tool.name }, rt, signal);
+  try {
+    const checked = await checkInput(tool, request.input, ctx, notes);
+    if (!checked.ok) return settle(checked.error, tool);
+    let input = checked.value;
+
+    const hooks = await runHooks(
+      rt.hooks,
+      {
+        hook_event_name: 'PreToolUse',
+        session_id: rt.session.id,
+        cwd: rt.session.cwd,
+        tool_name: tool.name,
+        tool_input: input,
+        tool_use_id: request.id,
+      },
+      signal,
+    );
+    if (hooks.block) return settle(errorContent(`Blocked by a PreToolUse hook: ${hooks.block.reason}`), tool);
+    if (hooks.permissionDecision === 'deny') {
+      return settle(errorContent(`Denied by a PreToolUse hook: ${hooks.permissionDecisionReason ?? 'no reason given'}`), tool);
+    }
+    if (hooks.updatedInput) {
+      // A rewritten input is validated and checked again like the original.
+      const rechecked = await checkInput(tool, { ...input, ...hooks.updatedInput }, ctx, notes);
+      if (!rechecked.ok) return settle(rechecked.error, tool);
+      input = rechecked.value;
+    }
+    const hookDecision = hooks.permissionDecision
+      ? { behavior: hooks.permissionDecision, reason: hooks.permissionDecisionReason }
+      : undefined;
+    const permitted = await decidePermission(
+      { tool, input, toolUseId: request.id, hookDecision, ctx, recheck: (raw) => checkInput(tool, raw, ctx, notes) },
+      rt,
+    );
+    if (!permitted.ok) return settle(permitted.error, tool);
+    if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'), tool);
+    const context = hooks.additionalContext ? [hooks.additionalContext] : [];
+    return { kind: 'ready', request, tool, input: permitted.value, ctx, notes, context, startedAt };
+  } catch (error) {
+    // Stages return values; this only catches a bug in a stage or a hook implementation.
+    return settle(errorContent(`${tool.name}: the call could not be prepared (${messageOf(error)}).`), tool);
+  }
+}
+
+/** parse → schema → the tool's own validateInput. */
+async function checkInput(tool: AnyTool, raw: unknown, ctx: ToolContext, notes: string[]): Promise<StageResult<ToolInput>> {
+  const parsed = parseArguments(raw, tool.inputJSONSchema);
+  if (!parsed.ok) return parsed;
+  notes.push(...(parsed.notes ?? []));
+  const valid = await validateArguments(tool, parsed.value);
+  if (!valid.ok) return valid;
+  if (!tool.validateInput) return valid;
+  try {
+    const verdict = await tool.validateInput(valid.value, ctx);
+    return verdict.ok ? valid : fail(verdict.message);
+  } catch (error) {
+    return fail(`${tool.name}: input check failed (${messageOf(error)}).`);
+  }
+}

@@ -1,0 +1,130 @@
+// Types of the call path: the request, the interfaces the pipeline calls out to (permission
+// policy, hooks, asking a person), and the typed events it emits.
+import type { AnyTool, AskUser, PermissionCheck, SessionState, ToolCallResult, ToolProgress, ToolResultContent } from '../tool/types.js';
+
+/** One tool call as the model sent it; input may be a JSON string or an object. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+// ---------------------------------------------------------------- permissions
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
+
+export interface PermissionRequest {
+  tool: AnyTool;
+  input: Record<string, unknown>;
+  /** The tool's own checkPermissions answer. */
+  toolCheck: PermissionCheck;
+  /** What PreToolUse hooks said, if anything: they may tighten, never loosen a deny or ask rule. */
+  hookDecision?: { behavior: 'allow' | 'deny' | 'ask'; reason?: string };
+  session: SessionState;
+}
+
+export interface PermissionDecision {
+  behavior: 'allow' | 'deny' | 'ask';
+  /** Shown to the person and, on deny, to the model. */
+  reason: string;
+  /** The rule that decided, e.g. `Bash(git log *)`, when one did. */
+  rule?: string;
+  /** Rules that would allow the call, offered as "always allow" and named on a no-TTY deny. */
+  suggestions?: string[];
+  updatedInput?: Record<string, unknown>;
+}
+
+/** Decides one call; the permissions module implements it (pure decision over rules and mode). */
+export interface PermissionPolicy {
+  decide(request: PermissionRequest): PermissionDecision | Promise<PermissionDecision>;
+}
+
+export interface PermissionAnswer {
+  allow: boolean;
+  /** Message to the model on "no". */
+  message?: string;
+  /** "Always" answers: rules to add for this session or persist. */
+  remember?: { rules: string[]; scope: 'session' | 'project' };
+}
+
+/** Asks a person to approve a call; absent in non-interactive runs (ask → deny). */
+export type AskPermission = (
+  request: { tool: AnyTool; input: Record<string, unknown>; decision: PermissionDecision; toolUseId: string },
+  signal: AbortSignal,
+) => Promise<PermissionAnswer>;
+
+// ---------------------------------------------------------------- hooks
+
+export type HookEventName = 'PreToolUse' | 'PostToolUse' | 'PermissionRequest' | 'UserPromptSubmit' | 'Stop';
+
+export interface HookInput {
+  hook_event_name: HookEventName;
+  session_id: string;
+  cwd: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  tool_use_id?: string;
+  /** PostToolUse: the result the model would get. */
+  tool_response?: ToolResultContent;
+  /** UserPromptSubmit: the prompt. */
+  prompt?: string;
+  /** Stop: true when the agent already continued because of a Stop hook (avoid loops). */
+  stop_hook_active?: boolean;
+}
+
+/** A hook's answer, normalised from Claude Code's JSON protocol or a programmatic hook. */
+export interface HookOutcome {
+  /** Stop the call (PreToolUse) or mark the result blocked (PostToolUse), with a reason for the model. */
+  block?: { reason: string };
+  permissionDecision?: 'allow' | 'deny' | 'ask';
+  permissionDecisionReason?: string;
+  updatedInput?: Record<string, unknown>;
+  additionalContext?: string;
+  /** PostToolUse: replace the result the model gets. */
+  replaceResult?: ToolResultContent;
+  /** Stop the agent altogether (Claude Code's `continue: false`), with a reason for the person. */
+  halt?: { reason: string };
+}
+
+export interface HookHandler {
+  event: HookEventName;
+  /** Tool-name matcher: exact, `a|b`, or a regex; absent or `*` matches all. */
+  matcher?: string;
+  /** For logs and error messages. */
+  name?: string;
+  run(input: HookInput, signal: AbortSignal): Promise<HookOutcome>;
+}
+
+// ---------------------------------------------------------------- events
+
+export type ToolEvent =
+  | { type: 'tool_start'; toolUseId: string; toolName: string; input: unknown }
+  | { type: 'tool_progress'; toolUseId: string; toolName: string; progress: ToolProgress }
+  | { type: 'permission_asked'; toolUseId: string; toolName: string; input: Record<string, unknown>; decision: PermissionDecision }
+  | {
+      type: 'permission_decided';
+      toolUseId: string;
+      toolName: string;
+      decision: PermissionDecision;
+      by: 'policy' | 'user' | 'hook' | 'no-tty';
+    }
+  | { type: 'tool_end'; toolUseId: string; toolName: string; result: ToolCallResult };
+
+/** Everything a call needs from its surroundings. */
+export interface RuntimeContext {
+  session: SessionState;
+  /** Looks a tool up by name or alias among all registered tools (loaded or deferred). */
+  resolveTool(name: string): AnyTool | undefined;
+  /** Names offered in "did you mean" hints. */
+  toolNames(): string[];
+  /**
+   * For a name no registered tool has yet: waits while its source may still bring it (an MCP
+   * server still connecting, up to its connect timeout) and returns it, or undefined.
+   */
+  waitForTool?(name: string, signal: AbortSignal): Promise<AnyTool | undefined>;
+  policy: PermissionPolicy;
+  hooks?: HookHandler[];
+  askPermission?: AskPermission;
+  askUser?: AskUser;
+  emit?: (event: ToolEvent) => void;
+}

@@ -1,0 +1,69 @@
+// The provider-neutral conversation and the streaming interface every provider implements.
+// Providers only translate: tool specs and messages in, stream events out.
+import type { ContentBlock, JSONSchema } from '../tool/types.js';
+
+export type ProviderName = 'anthropic' | 'openai' | 'openai-responses';
+
+/** A tool as shown to a model. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema;
+}
+
+export type UserPart =
+  | ContentBlock
+  | { type: 'tool_result'; toolUseId: string; toolName: string; content: ContentBlock[]; isError: boolean };
+
+export type AssistantPart =
+  | { type: 'text'; text: string }
+  /** input is the parsed object when the JSON was valid, else the raw string as streamed. */
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+export type Message = { role: 'user'; content: UserPart[] } | { role: 'assistant'; content: AssistantPart[] };
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Why a reply ended. `max_tokens`: cut off by a token limit (Anthropic max_tokens or
+ * model_context_window_exceeded, Chat finish_reason length, Responses incomplete
+ * max_output_tokens). `refusal`: the model declined or a content filter stopped it (Anthropic
+ * refusal, OpenAI content_filter). `other`: anything else a server sends.
+ */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'other';
+
+export type ModelStreamEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; json: string }
+  /** Emitted as soon as one call's arguments are complete, so safe calls can start early. */
+  | { type: 'tool_call_end'; index: number; id: string; name: string; input: string }
+  | { type: 'message_end'; stopReason: StopReason; usage: Usage };
+
+export interface ModelProvider {
+  readonly name: ProviderName;
+  /** Streams one model reply. Throws ProviderError for failures after retries. */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,38 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeBash, loadBashAnalyzer } from '../../../src/coding/bash/index.js';
+import { loadCorpus } from './corpus.js';
+
+const rows = loadCorpus();
+// The corpus was checked in a scratch workspace: relative operands are inside it.
+const opts = { cwd: '/srv/project', roots: ['/srv/project'] };
+
+beforeAll(async () => {
+  await loadBashAnalyzer();
+});
+
+describe('bash-safety corpus', () => {
+  it('never treats an ask row as read-only', () => {
+    const bypasses = rows
+      .filter((r) => r.expected === 'ask')
+      .filter((r) => analyzeBash(r.command, opts).readOnly)
+      .map((r) => r.command);
+    expect(bypasses).toEqual([]);
+  });
+
+  it('auto-allows at least 85% of the safe rows', () => {
+    const safe = rows.filter((r) => r.expected === 'safe');
+    const missed = safe.filter((r) => !analyzeBash(r.command, opts).readOnly);
+    const share = (safe.length - missed.length) / safe.length;
+    console.log(`safe rows auto-allowed: ${(share * 100).toFixed(1)}% (${safe.length - missed.length}/${safe.length})`);
+    for (const r of missed) console.log(`  asks: ${JSON.stringify(r.command)} — ${analyzeBash(r.command, opts).reason}`);
+    expect(share).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('gives every row a reason and at least one command', () => {
+    for (const r of rows) {
+      const a = analyzeBash(r.command, opts);
+      expect(a.reason.length).toBeGreaterThan(0);
+      expect(a.commands.length).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+// The sandbox wired into the Bash tool: the tool's cwd tracking (fd 3) and process handling
+// keep working through bubblewrap.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandboxWrap, sandboxStatus } from '../../../src/coding/sandbox/index.js';
+import { bashTool } from '../../../src/coding/tools/bash.js';
+import { makeFixture, type Fixture } from './helpers.js';
+
+const status = await sandboxStatus();
+const title = status.available ? 'Bash tool with the sandbox' : `Bash tool with the sandbox (skipped: ${status.reason})`;
+
+describe.skipIf(!status.available)(title, () => {
+  let f: Fixture;
+  beforeAll(() => {
+    f = makeFixture();
+    mkdirSync(path.join(f.ws, 'deeper'));
+  });
+  afterAll(() => rmSync(f.base, { recursive: true, force: true }));
+
+  it('runs sandboxed, carries a cd over to the next call, and keeps writes contained', async () => {
+    const tool = bashTool({ wrap: createSandboxWrap({ enabled: true }, f.session, { home: f.home }) });
+    const first = await tool.call({ command: 'cd deeper && echo in > here.txt' }, f.ctx);
+    expect(first.sandboxed).toBe(true);
+    expect(first.exitCode).toBe(0);
+    expect(f.session.cwd).toBe(path.join(f.ws, 'deeper'));
+    expect(existsSync(path.join(f.ws, 'deeper', 'here.txt'))).toBe(true);
+
+    const second = await tool.call({ command: `pwd; echo x > ${f.outside}/no.txt` }, f.ctx);
+    expect(second.sandboxed).toBe(true);
+    expect(second.exitCode).not.toBe(0);
+    expect(existsSync(path.join(f.outside, 'no.txt'))).toBe(false);
+  });
+
+  it('reaches an allowed host through the network bridge, keeps cwd tracking, and times out through it', async () => {
+    const server = http.createServer((_req, res) => res.end('hello from the host'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const tool = bashTool({
+        wrap: createSandboxWrap({ enabled: true, network: { allowedHosts: ['127.0.0.1'] } }, f.session, { home: f.home }),
+        graceMs: 200,
+      });
+      // bash's own /dev/tcp speaks to the proxy: no curl needed on the machine.
+      const request = `exec 5<>/dev/tcp/127.0.0.1/\${HTTP_PROXY##*:}; printf 'GET http://127.0.0.1:${port}/ HTTP/1.0\\r\\n\\r\\n' >&5; cat <&5`;
+      const out = await tool.call({ command: `cd ${f.ws} && ${request}` }, f.ctx);
+      expect(out.sandboxed).toBe(true);
+      expect(out.head).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*hello from the host$/);
+      expect(f.session.cwd).toBe(f.ws);
+      const started = Date.now();
+      const slow = await tool.call({ command: 'sleep 20', timeout: 300 }, f.ctx);
+      expect(slow.timedOut).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('times out and kills the sandboxed command', async () => {
+    const tool = bashTool({ wrap: createSandboxWrap({ enabled: true }, f.session, { home: f.home }), graceMs: 200 });
+    const started = Date.now();
+    const out = await tool.call({ command: 'sleep 20 & sleep 20', timeout: 300 }, f.ctx);
+    expect(out.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compareCall, recordedAnswers, recordedTurns, relocate } from '../../../src/runtime/agent/replay.js';
+import type { Message } from '../../../src/runtime/providers/types.js';
+import type { AnyTool } from '../../../src/runtime/tool/types.js';
+
+describe('replay helpers', () => {
+  it('pairs each recorded call with the result recorded after it', () => {
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'a', name: 'Read', input: { file_path: '/p/x' } },
+          { type: 'tool_use', id: 'b', name: 'LS', input: {} },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', toolUseId: 'b', toolName: 'LS', content: [{ type: 'text', text: 'x' }], isError: false }],
+      },
+    ];
+    const turns = recordedTurns(messages);
+    expect(turns).toHaveLength(1);
+    expect(turns[0].map((c) => [c.call.id, c.expected?.content])).toEqual([
+      ['a', undefined],
+      ['b', [{ type: 'text', text: 'x' }]],
+    ]);
+  });
+
+  it('relocates paths inside JSON values and back again (property)', () => {
+    const word = fc.stringMatching(/^[a-z]{1,6}$/);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 4 }), word, (parts, name) => {
+        const from = `/rec/${name}`;
+        const to = `/tmp/ws-${name}`;
+        const value = { file_path: `${from}/${parts.join('/')}`, other: parts, quote: `"${from}"` };
+        const moved = relocate(value, from, to);
+        expect(moved.file_path.startsWith(to)).toBe(true);
+        expect(JSON.stringify(moved)).not.toContain(`${from}/`);
+        expect(relocate(moved, to, from)).toEqual(value);
+      }),
+    );
+  });
+
+  it('compares texts and the error flag, with a diff when they differ', () => {
+    const call = { id: 'a', name: 'Read', input: {} };
+    const base = { toolUseId: 'a', toolName: 'Read', durationMs: 3 };
+    expect(
+      compareCall(
+        call,
+        { content: [{ type: 'text', text: 'x' }], isError: false },
+        { ...base, content: [{ type: 'text', text: 'x' }], isError: false },
+      ).status,
+    ).toBe('same');
+    const differs = compareCall(
+      call,
+      { content: [{ type: 'text', text: 'x' }], isError: false },
+      { ...base, content: [{ type: 'text', text: 'x' }], isError: true },
+    );
+    expect(differs.status).toBe('differs');
+    expect(differs.diff).toContain('+[error]');
+    expect(compareCall(call, undefined, { ...base, content: [], isError: false }).status).toBe('unrecorded');
+  });
+
+  it("gives the person's recorded answers again and denies prompts never answered", async () => {
+    const ask = recordedAnswers([
+      { type: 'permission', toolUseId: 'y', toolName: 'Write', decision: { behavior: 'allow', reason: 'approved' }, by: 'user' },
+      { type: 'permission', toolUseId: 'n', toolName: 'Write', decision: { behavior: 'deny', reason: 'no' }, by: 'user' },
+      { type: 'permission', toolUseId: 'p', toolName: 'Write', decision: { behavior: 'allow', reason: 'rule' }, by: 'policy' },
+    ]);
+    const request = (toolUseId: string) => ({
+      tool: {} as AnyTool,
+      input: {},
+      decision: { behavior: 'ask' as const, reason: 'r' },
+      toolUseId,
+    });
+    const signal = new AbortController().signal;
+    expect((await ask(request('y'), signal)).allow).toBe(true);
+    expect((await ask(request('n'), signal)).allow).toBe(false);
+    expect((await ask(request('p'), signal)).allow).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+// `wield mcp list` and `wield mcp serve` as processes of the real CLI bundle.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULTY_SERVER, tempDir } from './helpers.js';
+import { buildCli } from '../../cli/helpers.js';
+
+const run = promisify(execFile);
+let cli: string;
+let cleanup = (): void => undefined;
+let home: string;
+let project: string;
+afterAll(() => cleanup());
+beforeAll(async () => {
+  ({ cli, cleanup } = await buildCli());
+  home = tempDir('home');
+  project = tempDir('project');
+});
+
+const config = JSON.stringify({
+  mcpServers: {
+    faulty: { command: process.execPath, args: [FAULTY_SERVER, '--invalid-schema'] },
+    old: { type: 'sse', url: 'http://127.0.0.1:1/sse' },
+  },
+});
+
+describe('wield mcp', () => {
+  it('list --json reports servers, state, tool counts and errors', async () => {
+    const result = await run(process.execPath, [cli, 'mcp', 'list', '--json', '--mcp-config', config], {
+      cwd: project,
+      env: { ...process.env, HOME: home },
+    }).catch((error: { stdout: string; code: number }) => error);
+    const output = JSON.parse(result.stdout) as {
+      servers: { name: string; state: string; toolCount: number; toolErrors: string[] }[];
+      configErrors: { server: string; error: string }[];
+    };
+    expect(output.servers).toEqual([expect.objectContaining({ name: 'faulty', state: 'connected', toolCount: 8 })]);
+    expect(output.servers[0].toolErrors).toHaveLength(2);
+    expect(output.configErrors).toEqual([expect.objectContaining({ server: 'old', error: expect.stringMatching(/sse/) })]);
+  });
+
+  it('serve speaks MCP on stdio with the built-ins and the configured servers', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, 'mcp', 'serve', '--mcp-config', config],
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await expect
+        .poll(async () => (await client.listTools()).tools.map((tool) => tool.name), { timeout: 10_000 })
+        .toEqual(expect.arrayContaining(['Read', 'mcp__faulty__echo']));
+      const read = await client.callTool({ name: 'Read', arguments: { file_path: `${project}/missing.txt` } });
+      expect(read.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serve on a network address without a token is a usage error (exit 2), before anything starts', async () => {
+    const failure = await run(process.execPath, [cli, 'mcp', 'serve', '--http', '0', '--host', '0.0.0.0'], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('add --token TOKEN');
+  });
+});

@@ -1,0 +1,174 @@
+// Error classification and retry decisions: pure.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  classifyError,
+  isRetryableStatus,
+  parseRetryAfter,
+  serverMessage,
+  type ErrorContext,
+} from '../../../src/runtime/providers/errors.js';
+import { MAX_RETRY_WAIT_MS, retryDelay, shouldRetry, withRetries } from '../../../src/runtime/providers/retry.js';
+import { ProviderError } from '../../../src/runtime/providers/index.js';
+
+class APIError extends Error {
+  constructor(
+    readonly status: number | undefined,
+    readonly error: unknown,
+    readonly headers?: Headers,
+  ) {
+    super('sdk message');
+  }
+}
+class APIConnectionError extends APIError {}
+class APIUserAbortError extends APIError {}
+const sdk = { APIError, APIConnectionError, APIUserAbortError };
+const ctx: ErrorContext = { label: 'Test API', baseURL: 'http://h/v1', model: 'm1', keyEnv: 'TEST_KEY', yielded: false, aborted: false };
+
+describe('serverMessage', () => {
+  it('reads the dialects’ error shapes', () => {
+    expect(serverMessage({ type: 'error', error: { type: 'x', message: 'anthropic says' } })).toBe('anthropic says');
+    expect(serverMessage({ message: 'openai says', type: 'y' })).toBe('openai says');
+    expect(serverMessage({ detail: 'fastapi says' })).toBe('fastapi says');
+    expect(serverMessage({ error: 'plain' })).toBe('plain');
+    expect(serverMessage('text body')).toBe('text body');
+    expect(serverMessage({})).toBeUndefined();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads retry-after-ms, seconds and HTTP dates', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after-ms': '250' }))).toBe(250);
+    expect(parseRetryAfter(new Headers({ 'retry-after': '2' }))).toBe(2000);
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:05 GMT' }), now)).toBe(5000);
+    expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
+    expect(parseRetryAfter(new Headers())).toBeUndefined();
+  });
+
+  it('never returns a negative or non-finite wait (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (ms, s) => {
+        const headers = new Headers();
+        try {
+          headers.set('retry-after-ms', ms);
+          headers.set('retry-after', s);
+        } catch {
+          return; // not a legal header value
+        }
+        const wait = parseRetryAfter(headers, 0);
+        if (wait !== undefined) expect(Number.isFinite(wait) && wait >= 0).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('classifyError', () => {
+  it('retries 408, 409, 429 and 5xx only (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 400, max: 599 }), (status) => {
+        const { error } = classifyError(new APIError(status, { error: { message: 'no' } }), ctx, sdk);
+        expect(error.status).toBe(status);
+        expect(error.retryable).toBe(isRetryableStatus(status));
+        expect(error.retryable).toBe(status >= 500 || [408, 409, 429].includes(status));
+      }),
+    );
+  });
+
+  it('names the key variable on 401 and the model on 404', () => {
+    expect(classifyError(new APIError(401, { error: { message: 'bad key' } }), ctx, sdk).error.message).toBe(
+      'The Test API returned HTTP 401: bad key. Check the API key (TEST_KEY) and that it may use this model.',
+    );
+    expect(classifyError(new APIError(404, {}), ctx, sdk).error.message).toMatch(/model id \("m1"\).*base URL \(http:\/\/h\/v1\)/);
+  });
+
+  it('carries retry-after and never retries once events were yielded', () => {
+    const limited = new APIError(429, {}, new Headers({ 'retry-after': '3' }));
+    expect(classifyError(limited, ctx, sdk)).toMatchObject({ retryAfterMs: 3000, error: { retryable: true } });
+    expect(classifyError(limited, { ...ctx, yielded: true }, sdk).error.retryable).toBe(false);
+    expect(classifyError(new TypeError('terminated'), { ...ctx, yielded: true }, sdk).error.retryable).toBe(false);
+    expect(classifyError(new TypeError('terminated'), ctx, sdk).error.retryable).toBe(true);
+  });
+
+  it('reports aborts and connection failures clearly', () => {
+    expect(classifyError(new Error('x'), { ...ctx, aborted: true }, sdk).error.message).toBe('The model request was aborted.');
+    const refused = new APIConnectionError(undefined, undefined);
+    Object.defineProperty(refused, 'cause', { value: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    expect(classifyError(refused, ctx, sdk).error.message).toBe(
+      'Could not reach the Test API at http://h/v1 (ECONNREFUSED: connect ECONNREFUSED). Check that the server is running and the base URL is right.',
+    );
+  });
+});
+
+describe('retry policy', () => {
+  it('backs off exponentially with bounded jitter, or waits as told (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.double({ min: 0, max: 0.9999, noNaN: true }),
+        (attempt, base, r) => {
+          const delay = retryDelay(attempt, base, undefined, () => r);
+          expect(delay).toBeGreaterThanOrEqual(base * 2 ** attempt);
+          expect(delay).toBeLessThanOrEqual(Math.round(base * 2 ** attempt * 1.25));
+          expect(retryDelay(attempt, base, 1234, () => r)).toBe(1234);
+        },
+      ),
+    );
+  });
+
+  it('stops at the retry limit and for waits longer than the cap', () => {
+    const failure = { error: new ProviderError('x', 500, true) };
+    expect(shouldRetry(failure, 2, { maxRetries: 3, retryBaseMs: 1 })).toBe(true);
+    expect(shouldRetry(failure, 3, { maxRetries: 3, retryBaseMs: 1 })).toBe(false);
+    expect(shouldRetry({ ...failure, retryAfterMs: MAX_RETRY_WAIT_MS + 1 }, 0, { maxRetries: 3, retryBaseMs: 1 })).toBe(false);
+    expect(shouldRetry({ error: new ProviderError('x', 400, false) }, 0, { maxRetries: 3, retryBaseMs: 1 })).toBe(false);
+  });
+
+  it('re-runs an attempt that failed before yielding, not one that failed after', async () => {
+    let runs = 0;
+    const flaky = async function* (): AsyncGenerator<number> {
+      runs++;
+      if (runs === 1) throw new TypeError('reset');
+      yield 1;
+      throw new TypeError('cut');
+    };
+    const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded }, sdk);
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const n of withRetries(flaky, classify, { maxRetries: 3, retryBaseMs: 1 }, new AbortController().signal)) seen.push(n);
+      })(),
+    ).rejects.toMatchObject({ retryable: false, message: expect.stringMatching(/cut.*gave up after 2 attempts/) });
+    expect(runs).toBe(2);
+    expect(seen).toEqual([1]);
+  });
+
+  it('explains when the server asks for a longer wait than it is worth', async () => {
+    const attempt = async function* (): AsyncGenerator<number> {
+      throw new APIError(429, {}, new Headers({ 'retry-after': '3600' }));
+    };
+    const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded }, sdk);
+    await expect(
+      (async () => {
+        for await (const _ of withRetries(attempt, classify, { maxRetries: 3, retryBaseMs: 1 }, new AbortController().signal)) void _;
+      })(),
+    ).rejects.toThrow(/asked to wait 3600s/);
+  });
+
+  it('stops waiting for a retry as soon as the request is aborted', async () => {
+    const attempt = async function* (): AsyncGenerator<number> {
+      throw new APIError(503, {}, new Headers({ 'retry-after': '5' }));
+    };
+    const controller = new AbortController();
+    const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded, aborted: controller.signal.aborted }, sdk);
+    setTimeout(() => controller.abort(), 30);
+    const started = Date.now();
+    await expect(
+      (async () => {
+        for await (const _ of withRetries(attempt, classify, { maxRetries: 3, retryBaseMs: 1 }, controller.signal)) void _;
+      })(),
+    ).rejects.toThrow('The model request was aborted.');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
