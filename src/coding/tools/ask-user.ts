@@ -9,7 +9,8 @@
 // also takes what costs nothing to accept: an option given as a plain string, a missing header,
 // description or multiSelect, and no options at all (a free-text question).
 import { z } from 'zod';
-import { defineTool, jsonSchemaOf } from '../../runtime/tool/define.js';
+import { defineTool } from '../../runtime/tool/define.js';
+import { jsonSchemaOf } from '../../runtime/tool/json-schema.js';
 import { ToolError } from '../../runtime/tool/types.js';
 import type { UserQuestion } from '../../runtime/tool/types.js';
 
@@ -100,7 +101,7 @@ export function askUserTool() {
     prompt:
       'Ask the user only when you cannot reasonably decide yourself; offer concrete options. If you recommend one, put it first and end its label with "(Recommended)".',
     inputSchema: askUserInput,
-    inputJSONSchema: jsonSchemaOf(shownInput),
+    inputJSONSchema: jsonSchemaOf(shownInput, 'AskUserQuestion'),
     isReadOnly: () => true,
     interruptBehavior: () => 'cancel',
     async call(input, ctx) {

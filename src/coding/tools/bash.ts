@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from '../bash/index.js';
+import { isDestructiveCommand } from '../bash/destructive.js';
 import { guardPath } from '../permissions/paths.js';
 import { spillPath } from '../../runtime/results/spill.js';
 import { boundedInt } from './schema-util.js';
@@ -129,11 +130,16 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
 }
 
 /** Analyses made at validation, with the session's cwd; a later rewrite of the input falls back to the process cwd. */
-const analyses = new WeakMap<BashInput, BashAnalysis>();
+const analyses = new WeakMap<BashInput, { analysis: BashAnalysis; cwd: string }>();
 
 /** The analyser's verdict for a validated Bash input (made once, at validation). */
 export function bashAnalysisOf(input: BashInput): BashAnalysis {
-  return analyses.get(input) ?? analyzeBash(input.command);
+  return analyses.get(input)?.analysis ?? analyzeBash(input.command);
+}
+
+function bashIsDestructive(input: BashInput): boolean {
+  const cwd = analyses.get(input)?.cwd ?? process.cwd();
+  return isDestructiveCommand(input.command, bashAnalysisOf(input), { cwd, exists: fs.existsSync });
 }
 
 export function bashTool(options: BashToolOptions = {}) {
@@ -151,6 +157,7 @@ export function bashTool(options: BashToolOptions = {}) {
     inputSchema: options.wrap ? bashSandboxInput : bashInput,
     isReadOnly: (input) => bashAnalysisOf(input).readOnly,
     isConcurrencySafe: (input) => bashAnalysisOf(input).readOnly,
+    isDestructive: bashIsDestructive,
     interruptBehavior: () => 'cancel',
     async validateInput(input, ctx) {
       // The pipeline asks isReadOnly after validation; the analyser must be loaded by then.
@@ -158,7 +165,7 @@ export function bashTool(options: BashToolOptions = {}) {
       // Paths in the command are judged from the session's cwd and roots (spill files included),
       // which isReadOnly(input) alone cannot see.
       const { cwd, roots, dir, readDenied } = ctx.session;
-      analyses.set(input, analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }));
+      analyses.set(input, { analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }), cwd });
       return { ok: true };
     },
     checkPermissions: async (input, ctx) => {

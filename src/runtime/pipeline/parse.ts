@@ -20,6 +20,15 @@ export function parseArguments(raw: unknown, schema: JSONSchema): StageResult<To
     value = parsed.value;
     notes.push(...(parsed.notes ?? []));
   }
+  // Some models encode the arguments twice: the object arrives as a JSON string holding the object.
+  if (typeof value === 'string' && value.trim().startsWith('{')) {
+    const inner = parseJSONText(value, schema);
+    if (inner.ok && isPlainObject(inner.value)) {
+      value = inner.value;
+      notes.push('the arguments were a JSON object encoded as a string and were decoded; send the object itself');
+      notes.push(...(inner.notes ?? []));
+    }
+  }
   if (!isPlainObject(value)) {
     return fail(
       `Tool arguments must be a JSON object like {"name": value, ...}, but got ${typeName(value)}. ` +

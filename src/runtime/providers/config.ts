@@ -59,16 +59,40 @@ export function baseUrlProblem(value: string, source: string): string | undefine
   return `Invalid base URL ${JSON.stringify(value)} (from ${source}): expected http(s)://host[:port][/path], e.g. http://localhost:11434/v1.`;
 }
 
+/**
+ * The wire format a base URL speaks, where its address tells: Anthropic's host or an `/anthropic`
+ * path segment; an OpenAI-style `/v1` or `/openai` path (Ollama, vLLM, llama.cpp, LM Studio).
+ */
+export function dialectOfBaseUrl(value: string): ProviderName | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  const segments = url.pathname.toLowerCase().split('/').filter(Boolean);
+  if (url.hostname === 'api.anthropic.com' || segments.includes('anthropic')) return 'anthropic';
+  if (url.hostname === 'api.openai.com' || segments.includes('openai') || segments.at(-1) === 'v1') return 'openai';
+  return undefined;
+}
+
 function chooseProvider(opts: ProviderOptions, env: NodeJS.ProcessEnv): ProviderName | undefined {
   if (opts.provider !== undefined) return opts.provider;
   if (nonEmpty(env.ANTHROPIC_API_KEY) ?? nonEmpty(env.ANTHROPIC_BASE_URL)) return 'anthropic';
   if (nonEmpty(env.OPENAI_API_KEY) ?? nonEmpty(env.OPENAI_BASE_URL)) return 'openai';
-  return undefined;
+  // Nothing else says which API: a --base-url alone may tell by its address.
+  const flagUrl = nonEmpty(opts.baseURL);
+  return flagUrl === undefined ? undefined : dialectOfBaseUrl(flagUrl);
 }
 
 export function resolveProviderConfig(opts: ProviderOptions): ResolvedProviderConfig {
   const env = opts.env ?? process.env;
   const provider = chooseProvider(opts, env);
+  const flagUrl = nonEmpty(opts.baseURL);
+  if (provider === undefined && flagUrl !== undefined) {
+    return {
+      ok: false,
+      message:
+        baseUrlProblem(flagUrl, '--base-url') ??
+        `--base-url ${flagUrl} does not say which API it speaks: add --provider anthropic, --provider openai (Chat Completions) or --provider openai-responses.`,
+    };
+  }
   if (provider === undefined) return { ok: false, message: NOT_CONFIGURED };
   // The name may come straight from a command-line flag, so check it at run time too.
   if (!PROVIDER_NAMES.includes(provider)) {

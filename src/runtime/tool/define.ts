@@ -1,6 +1,7 @@
 // defineTool(): fills what a tool leaves out with the safe choice (not read-only, not
 // concurrency-safe, not destructive, interrupt = block, permissions = passthrough).
-import type { StandardSchemaV1, StandardJSONSchemaV1 } from '@standard-schema/spec';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { jsonSchemaOf } from './json-schema.js';
 import type {
   DescribeContext,
   JSONSchema,
@@ -66,19 +67,6 @@ function asText(text: Text): (ctx: DescribeContext) => string {
   return typeof text === 'function' ? text : () => text;
 }
 
-function hasJSONSchemaConverter(schema: unknown): schema is StandardJSONSchemaV1 {
-  const props = (schema as { '~standard'?: { jsonSchema?: unknown } })['~standard'];
-  return typeof props?.jsonSchema === 'object' && props.jsonSchema !== null;
-}
-
-/** The JSON Schema a model sees for a Standard Schema; libraries without a converter get `{}`. */
-export function jsonSchemaOf(schema: StandardSchemaV1): JSONSchema {
-  if (!hasJSONSchemaConverter(schema)) return { type: 'object' };
-  const json = { ...schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) };
-  delete json.$schema; // providers reject or ignore it; it only costs tokens
-  return json;
-}
-
 /** Default mapping: strings pass through, anything else is shown as pretty JSON. */
 export function defaultToModel(output: unknown): ToolResultContent {
   const text = typeof output === 'string' ? output : output === undefined ? '(no output)' : JSON.stringify(output, null, 2);
@@ -94,7 +82,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
     throw new Error(`defineTool(${def.name}): give inputSchema (Standard Schema) or inputJSONSchema`);
   }
   if (typeof def.call !== 'function') throw new Error(`defineTool(${def.name}): give call, the function that runs the tool`);
-  const inputJSONSchema = def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1);
+  const inputJSONSchema = def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1, def.name);
   // Every model API takes tool arguments as one JSON object; a string or array schema could never be called.
   if (
     typeof inputJSONSchema !== 'object' ||

@@ -28,6 +28,18 @@ describe('parseArguments', () => {
     expect(result.ok && result.notes?.join()).toMatch(/repaired/);
   });
 
+  it('decodes arguments encoded twice (an object sent as a JSON string), and says so', () => {
+    const twice = JSON.stringify(JSON.stringify({ n: 3, name: 'a' }));
+    const result = parseArguments(twice, schema);
+    expect(result).toMatchObject({ ok: true, value: { n: 3, name: 'a' } });
+    expect(result.ok && result.notes?.join()).toMatch(/encoded as a string and were decoded/);
+    // Damaged inside as well: decoded, then repaired.
+    expect(parseArguments(JSON.stringify("{'n': 4,}"), schema)).toMatchObject({ ok: true, value: { n: 4 } });
+    // A plain string that is not an object stays an error that says what to send.
+    const plain = parseArguments(JSON.stringify('hello'), schema);
+    expect(plain.ok).toBe(false);
+  });
+
   it('coerces strings where the schema asks for numbers, booleans, objects and arrays', () => {
     const result = parseArguments({ n: '5', flag: 'true', opts: '{"depth": "3"}', list: '[1, "2"]', maybe: '7' }, schema);
     expect(result).toMatchObject({ ok: true, value: { n: 5, flag: true, opts: { depth: 3 }, list: [1, 2], maybe: 7 } });

@@ -39,6 +39,32 @@ describe('resolveProviderConfig', () => {
     });
   });
 
+  it('a --base-url alone picks the dialect from its address, or names the flag that is missing', () => {
+    expect(resolveProviderConfig({ baseURL: 'http://localhost:11434/v1', env: {} })).toMatchObject({
+      ok: true,
+      provider: 'openai',
+      apiKey: PLACEHOLDER_API_KEY,
+    });
+    expect(resolveProviderConfig({ baseURL: 'http://gateway.local/anthropic', env: {} })).toMatchObject({
+      ok: true,
+      provider: 'anthropic',
+    });
+    const unknown = resolveProviderConfig({ baseURL: 'http://localhost:8080', env: {} });
+    expect(unknown).toEqual({
+      ok: false,
+      message:
+        '--base-url http://localhost:8080 does not say which API it speaks: add --provider anthropic, --provider openai (Chat Completions) or --provider openai-responses.',
+    });
+    expect(resolveProviderConfig({ baseURL: 'nope', env: {} })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('(from --base-url)'),
+    });
+    // The environment still decides first, as before.
+    expect(resolveProviderConfig({ baseURL: 'http://localhost:11434/v1', env: { ANTHROPIC_API_KEY: 'a' } })).toMatchObject({
+      provider: 'anthropic',
+    });
+  });
+
   it('takes the model from options, then WIELD_MODEL, then the default', () => {
     const env = { OPENAI_API_KEY: 'o', WIELD_MODEL: 'qwen3' };
     expect(resolveProviderConfig({ env })).toMatchObject({ model: 'qwen3' });
