@@ -25,7 +25,7 @@ export function formatReport(report: ReplayReport): string {
 }
 
 export async function runReplay(file: string, flags: CliFlags): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof readSession>;
   try {
     parsed = readSession(path.resolve(file));
   } catch (error) {

@@ -80,7 +80,7 @@ export interface Operands {
 }
 
 /** The value `word` (and the word after it) give the option `name`, if `word` may be that option. */
-function valueOf(name: string, word: string, next: string | undefined): string | undefined {
+function optionValue(name: string, word: string, next: string | undefined): string | undefined {
   if (name.startsWith('--')) {
     const eq = word.indexOf('=');
     const given = word.slice(0, eq < 0 ? undefined : eq);
@@ -114,7 +114,7 @@ export function operandStarts(words: readonly FormWord[], table: OptionTable, va
       continue;
     }
     for (const name of valuesOf) {
-      const value = valueOf(name, word, words[i + 1]?.value);
+      const value = optionValue(name, word, words[i + 1]?.value);
       if (value !== undefined) values.push(value);
     }
     for (const w of widths) queue.push(i + w);

@@ -193,8 +193,8 @@ export function guardPath(input: string, opts: GuardOptions): PathVerdict {
   if (problem) return { inside: false, resolved: lexical, reason: problem };
 
   const roots = opts.roots.map(realRoot);
-  const { resolved, problem: escape } = place(input, cwd, roots);
-  if (escape) return { inside: false, resolved, reason: escape };
+  const { resolved, problem: outside } = place(input, cwd, roots);
+  if (outside) return { inside: false, resolved, reason: outside };
   for (const reading of alternateReadings(input)) {
     const other = syntaxProblem(reading) ?? place(reading, cwd, roots).problem;
     if (other) {

@@ -92,9 +92,12 @@ class ProxyStream {
     }
     const parsed = parseProxyRequest(this.head.subarray(0, end + 4).toString('latin1'));
     const rest = this.head.subarray(end + 4);
-    if (!parsed.ok) return this.refuse(400, 'Bad Request', parsed.reason);
+    if (!parsed.ok) {
+      this.refuse(400, 'Bad Request', parsed.reason);
+      return;
+    }
     if (!hostAllowed(parsed.target.host, this.options.allowedHosts)) {
-      return this.refuse(
+      this.refuse(
         403,
         'Forbidden',
         `${parsed.target.host} is not in sandbox.network.allowedHosts (${this.options.allowedHosts.join(', ')})`,

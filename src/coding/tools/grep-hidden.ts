@@ -25,7 +25,10 @@ function topHidden(rel: string, cwd: string, denied: ReadDenied, seen: Map<strin
   for (let i = 1; i < parts.length; i++) {
     const dir = parts.slice(0, i).join('/');
     let hidden = seen.get(dir);
-    if (hidden === undefined) seen.set(dir, (hidden = denied(path.resolve(cwd, dir))));
+    if (hidden === undefined) {
+      hidden = denied(path.resolve(cwd, dir));
+      seen.set(dir, hidden);
+    }
     if (hidden) return dir;
   }
   return rel;

@@ -124,14 +124,15 @@ export async function searchWithRipgrep(req: SearchRequest, rg: string = rgPath)
   let truncated = false;
   const record = (rel: string): GrepFile | undefined => {
     const file = path.resolve(cwd, rel);
-    let entry = byFile.get(file);
+    const entry = byFile.get(file);
     if (entry || dropped.has(file)) return entry;
     if (denied?.(file)) {
       dropped.add(file);
       return undefined;
     }
-    byFile.set(file, (entry = { file, lines: [], count: 0 }));
-    return entry;
+    const created = { file, lines: [], count: 0 };
+    byFile.set(file, created);
+    return created;
   };
   if (req.mode === 'files_with_matches') {
     for await (const rel of names(run.stdout)) {

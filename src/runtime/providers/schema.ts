@@ -102,7 +102,7 @@ function dropMeta(node: Json): Json {
 function flattenTopCombinators(schema: Json): Json {
   let out: Json = { ...schema };
   const properties: Json = isRecord(out.properties) ? { ...out.properties } : {};
-  let required = new Set(Array.isArray(out.required) ? out.required.filter((r) => typeof r === 'string') : []);
+  const required = new Set(Array.isArray(out.required) ? out.required.filter((r) => typeof r === 'string') : []);
   const branchesOf = (key: string): Json[] => {
     const value = out[key];
     delete out[key];
@@ -121,10 +121,10 @@ function flattenTopCombinators(schema: Json): Json {
       }
     }
     // Only what every alternative requires is required for sure.
-    const common = alternatives
-      .map((b) => new Set(Array.isArray(b.required) ? b.required.filter((r) => typeof r === 'string') : []))
-      .reduce((acc, set) => new Set([...acc].filter((r) => set.has(r))));
-    required = new Set([...required, ...common]);
+    const [first, ...others] = alternatives.map(
+      (b) => new Set(Array.isArray(b.required) ? b.required.filter((r) => typeof r === 'string') : []),
+    );
+    for (const name of first) if (others.every((set) => set.has(name))) required.add(name);
     const note = 'Accepts one of several shapes; send only the fields that belong together.';
     out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note;
   }

@@ -90,7 +90,7 @@ export function createEmbeddingReranker(options: EmbeddingRerankerOptions): Rera
         const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
         const vectors = await embed([query, ...missing], signal);
         if (cache.size + missing.length > MAX_DOC_CACHE) cache.clear();
-        missing.forEach((text, i) => cache.set(text, vectors[i + 1]));
+        for (const [i, text] of missing.entries()) cache.set(text, vectors[i + 1]);
         const similarity = texts.map((t) => cosine(vectors[0], cache.get(t) ?? []));
         return blendScores(names, lexicalScores, similarity, weight);
       } catch {

@@ -205,7 +205,11 @@ export class WordScanner {
         // Lower-case letters after a letter start no word: take the rest of the run at once
         // (hashBeforePrev goes stale, but it is only read after an upper-case letter).
         let next = i + 1;
-        for (let c = 0; next < text.length && isLower((c = text.charCodeAt(next))); next++) hash = hashStep(hash, c);
+        for (; next < text.length; next++) {
+          const c = text.charCodeAt(next);
+          if (!isLower(c)) break;
+          hash = hashStep(hash, c);
+        }
         prevAt = i = next - 1;
       }
     }

@@ -16,8 +16,8 @@ export class WordTable {
   private readonly words: string[] = [];
   private readonly values: number[] = [];
 
-  /** valueOf gives the value of a word on its first lookup. */
-  constructor(private readonly valueOf: (word: string) => number) {}
+  /** firstValue gives the value of a word on its first lookup. */
+  constructor(private readonly firstValue: (word: string) => number) {}
 
   /** The value of the word in a scanned ASCII range, with the hash the scanner gave it. */
   rangeValue(text: string, start: number, end: number, hash: number): number {
@@ -41,7 +41,7 @@ export class WordTable {
   }
 
   private insert(slot: number, hash: number, word: string): number {
-    const value = this.valueOf(word);
+    const value = this.firstValue(word);
     this.slots[slot * 2] = hash;
     this.slots[slot * 2 + 1] = this.words.length;
     this.words.push(word);

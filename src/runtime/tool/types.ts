@@ -161,7 +161,7 @@ export interface Tool<I = Record<string, unknown>, O = unknown> {
 }
 
 /** A tool whose input type is erased, as held by registries and pools. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance: any input type fits the pool
+// biome-ignore lint/suspicious/noExplicitAny: Tool<I> is invariant in I (methods read it, ruleParts and inputSchema produce it), so no other type admits every Tool<I>; the pipeline validates input against the tool's own schema before any method sees it.
 export type AnyTool = Tool<any, any>;
 
 /** Thrown by a tool's call() for an expected failure; the message goes to the model as is. */

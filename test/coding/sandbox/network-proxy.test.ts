@@ -94,7 +94,9 @@ describe('proxy request heads', () => {
 // ------------------------------------------------------------------ the proxy over a real socket
 
 const closers: (() => void)[] = [];
-afterAll(() => closers.forEach((close) => close()));
+afterAll(() => {
+  for (const close of closers) close();
+});
 
 function listen(server: net.Server | http.Server): Promise<number> {
   closers.push(() => server.close());

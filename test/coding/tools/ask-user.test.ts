@@ -38,7 +38,13 @@ const claudeStyle = {
 /** An ask-user channel that records the questions and answers with fixed replies. */
 function recording(replies: string[][]): { ask: AskUser; seen: UserQuestion[][] } {
   const seen: UserQuestion[][] = [];
-  return { seen, ask: async (questions) => (seen.push(questions), replies) };
+  return {
+    seen,
+    ask: async (questions) => {
+      seen.push(questions);
+      return replies;
+    },
+  };
 }
 
 describe('AskUserQuestion input', () => {

@@ -44,7 +44,9 @@ describe('isRiskyGitKey / parseGitConfigList', () => {
 
 describe('gitConfigRisk follows every config git would read', () => {
   const made: string[] = [];
-  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
   const repo = (): string => {
     const root = path.join(mkdtempSync(path.join(os.tmpdir(), 'wield-gitcfg-')), 'repo');
     made.push(path.dirname(root));

@@ -113,7 +113,10 @@ describe('runAgent with replies that stop short', () => {
     const seen: string[] = [];
     const recording = {
       ...noteTool,
-      call: async (input: { text: string }, ctx: Parameters<typeof noteTool.call>[1]) => (seen.push(input.text), noteTool.call(input, ctx)),
+      call: async (input: { text: string }, ctx: Parameters<typeof noteTool.call>[1]) => {
+        seen.push(input.text);
+        return noteTool.call(input, ctx);
+      },
     };
     const h = harness([recording]);
     const provider = scriptedProvider([

@@ -31,7 +31,7 @@ describe('repairHistory', () => {
         const repaired = repairHistory(unique);
         expectPaired(repaired);
         // Roles alternate after repair.
-        repaired.forEach((m, i) => i > 0 && m.role === 'user' && expect(repaired[i - 1].role).toBe('assistant'));
+        for (const [i, m] of repaired.entries()) if (i > 0 && m.role === 'user') expect(repaired[i - 1].role).toBe('assistant');
       }),
     );
   });
@@ -74,7 +74,7 @@ describe('pairResults / uniqueCallId', () => {
         const seen = new Set<string>();
         const out = ids.map((i) => uniqueCallId(i, seen));
         expect(new Set(out).size).toBe(out.length);
-        out.forEach((o) => expect(o.trim()).not.toBe(''));
+        for (const o of out) expect(o.trim()).not.toBe('');
       }),
     );
   });

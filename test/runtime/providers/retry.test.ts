@@ -23,6 +23,11 @@ class APIError extends Error {
 class APIConnectionError extends APIError {}
 class APIUserAbortError extends APIError {}
 const sdk = { APIError, APIConnectionError, APIUserAbortError };
+
+/** An attempt whose stream fails before its first value, with a fresh error each time. */
+const failsAtOnce = (error: () => Error) => (): AsyncIterable<number> => ({
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error()) }),
+});
 const ctx: ErrorContext = { label: 'Test API', baseURL: 'http://h/v1', model: 'm1', keyEnv: 'TEST_KEY', yielded: false, aborted: false };
 
 describe('serverMessage', () => {
@@ -145,9 +150,7 @@ describe('retry policy', () => {
   });
 
   it('explains when the server asks for a longer wait than it is worth', async () => {
-    const attempt = async function* (): AsyncGenerator<number> {
-      throw new APIError(429, {}, new Headers({ 'retry-after': '3600' }));
-    };
+    const attempt = failsAtOnce(() => new APIError(429, {}, new Headers({ 'retry-after': '3600' })));
     const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded }, sdk);
     await expect(
       (async () => {
@@ -157,9 +160,7 @@ describe('retry policy', () => {
   });
 
   it('stops waiting for a retry as soon as the request is aborted', async () => {
-    const attempt = async function* (): AsyncGenerator<number> {
-      throw new APIError(503, {}, new Headers({ 'retry-after': '5' }));
-    };
+    const attempt = failsAtOnce(() => new APIError(503, {}, new Headers({ 'retry-after': '5' })));
     const controller = new AbortController();
     const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded, aborted: controller.signal.aborted }, sdk);
     setTimeout(() => controller.abort(), 30);

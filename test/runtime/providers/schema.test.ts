@@ -5,12 +5,13 @@ import { sanitizeSchema } from '../../../src/runtime/providers/index.js';
 
 /** Keywords used anywhere in schema positions (property names are not keywords). */
 function keywords(node: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => keywords(n, out));
+  if (Array.isArray(node)) for (const n of node) keywords(n, out);
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return out;
   for (const [key, value] of Object.entries(node)) {
     out.add(key);
-    if (key === 'properties' && typeof value === 'object' && value !== null) Object.values(value).forEach((v) => keywords(v, out));
-    else if (['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'not'].includes(key)) keywords(value, out);
+    if (key === 'properties' && typeof value === 'object' && value !== null) {
+      for (const v of Object.values(value)) keywords(v, out);
+    } else if (['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'not'].includes(key)) keywords(value, out);
   }
   return out;
 }

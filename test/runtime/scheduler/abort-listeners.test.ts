@@ -17,7 +17,9 @@ import type { AnyTool } from '../../../src/runtime/tool/types.js';
 import { tempDir, textOf } from '../pipeline/helpers.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 function runtimeWith(tools: AnyTool[]) {
   const registry = new ToolRegistry();
@@ -45,7 +47,9 @@ const abortListeners = (signal: AbortSignal): number => getEventListeners(signal
 
 describe('abort listeners in a batch', () => {
   const controllers: AbortController[] = [];
-  afterEach(() => controllers.splice(0).forEach((c) => c.abort()));
+  afterEach(() => {
+    for (const c of controllers.splice(0)) c.abort();
+  });
 
   it('12 parallel read-only Bash calls: no MaxListeners warning, no listener left', async () => {
     const rt = runtimeWith([bashTool()]);
@@ -55,7 +59,7 @@ describe('abort listeners in a batch', () => {
     const { value: results, warnings } = await warningsDuring(() => runBatch(calls, rt, { signal: controller.signal, maxConcurrency: 12 }));
     expect(warnings).toEqual([]);
     expect(results.map((r) => r.isError)).toEqual(Array(12).fill(false));
-    results.forEach((r, i) => expect(textOf(r)).toContain(`call-${i}`));
+    for (const [i, r] of results.entries()) expect(textOf(r)).toContain(`call-${i}`);
     expect(abortListeners(controller.signal)).toBe(0);
   });
 

@@ -104,8 +104,13 @@ describe('ToolIndex incremental updates (list_changed)', () => {
         const index = new ToolIndex();
         const present = new Set<number>();
         for (const [add, i] of ops) {
-          if (add) index.add([POOL[i]]), present.add(i);
-          else index.remove([POOL[i].name]), present.delete(i);
+          if (add) {
+            index.add([POOL[i]]);
+            present.add(i);
+          } else {
+            index.remove([POOL[i].name]);
+            present.delete(i);
+          }
         }
         const fresh = new ToolIndex();
         fresh.add([...present].sort((a, b) => a - b).map((i) => POOL[i]));
@@ -148,7 +153,13 @@ describe('ToolIndex.sync on every registry change', () => {
   it('skips tools passed again unchanged and re-reads replaced ones', () => {
     const index = new ToolIndex();
     let reads = 0;
-    const counted = POOL.map((tool) => ({ ...tool, description: (ctx: { cwd: string }) => (reads++, tool.description(ctx)) }));
+    const counted = POOL.map((tool) => ({
+      ...tool,
+      description: (ctx: { cwd: string }) => {
+        reads++;
+        return tool.description(ctx);
+      },
+    }));
     index.sync(counted);
     expect(reads).toBe(POOL.length);
     index.sync(counted);
