@@ -15,6 +15,7 @@ import {
   sessionsDir,
   UnusableSessionError,
 } from '../runtime/agent/session-store.js';
+import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
 import { selectToolsForRequest } from '../runtime/search/defer.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
@@ -70,6 +71,9 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     }
   }
 
+  // Answers are recorded for replay; the log opens once the runtime has given the session its id.
+  let answerLog: SessionLog | undefined;
+  const askUser = options.askUser && recordingAnswers(options.askUser, (record) => answerLog?.append(record));
   // The SDK loads while the tools and settings do: start-up is the longer of the two, not the sum.
   const [runtime, provider] = await Promise.all([
     createCliRuntime({
@@ -77,7 +81,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       flags,
       sessionId: flags.resume,
       askPermission: options.askPermission,
-      askUser: options.askUser,
+      askUser,
       env,
     }),
     import('../runtime/providers/index.js').then(({ createProvider }) =>
@@ -87,6 +91,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
   const log = new SessionLog(file ?? sessionFile(id, env));
+  answerLog = log;
+  const snapshots = createFileSnapshots({ cwd: runtime.session.cwd, resolveTool: (name) => runtime.rt.resolveTool(name) });
   if (!file) {
     log.append({
       type: 'session',
@@ -120,6 +126,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         hooks: runtime.rt.hooks,
         signal,
         onEvent: (event) => {
+          for (const record of snapshots(event)) log.append(record);
           log.record(event);
           onEvent?.(event);
         },

@@ -1,13 +1,19 @@
 // Replay: re-runs a recorded session's tool calls through today's pipeline and reports where
 // results differ — a regression test for tools and policies. Calls run in a workspace folder
-// that stands in for the recorded cwd (paths in inputs and results are mapped across), and the
-// person's recorded permission answers are given again; the policy itself is today's.
+// that stands in for the recorded cwd (paths in inputs and results are mapped across), rebuilt
+// from the files the session recorded; the person's recorded permission and question answers
+// are given again, and calls the person interrupted are interrupted again. The policy itself is
+// today's. Results are compared by meaning: an error of the same kind in other words is reported
+// apart from a real difference.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { ContentBlock, ToolCallResult } from '../tool/types.js';
+import type { AskUser, ContentBlock, ToolCallResult } from '../tool/types.js';
 import type { AskPermission, RuntimeContext, ToolCallRequest } from '../pipeline/types.js';
 import type { Message } from '../providers/types.js';
+import { declineMessageOf } from '../pipeline/permission.js';
 import { runBatch } from '../scheduler/batch.js';
-import { textBlocks, toolUses } from './history.js';
+import { INTERRUPTED, textBlocks, toolUses } from './history.js';
 import type { SessionRecord } from './session-store.js';
 import { messagesOf } from './session-store.js';
 
@@ -21,7 +27,8 @@ export interface RecordedCall {
   expected?: RecordedResult;
 }
 
-export type CallStatus = 'same' | 'differs' | 'unrecorded';
+/** same: the same text; wording: an error of the same kind in other words; differs: a real difference. */
+export type CallStatus = 'same' | 'wording' | 'differs' | 'unrecorded';
 
 export interface CallComparison {
   toolUseId: string;
@@ -29,13 +36,15 @@ export interface CallComparison {
   status: CallStatus;
   expected?: RecordedResult;
   actual: RecordedResult;
-  /** Unified diff of recorded vs replayed text, when they differ. */
+  /** Unified diff of recorded vs replayed text, when they differ (in meaning or in wording). */
   diff?: string;
 }
 
 export interface ReplayReport {
   calls: CallComparison[];
+  /** Calls whose results mean the same, whatever their wording (`wording` of them differ in words). */
   same: number;
+  wording: number;
   differs: number;
   unrecorded: number;
 }
@@ -70,18 +79,58 @@ function jsonInner(text: string): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
-/** The person's recorded answers to permission prompts, given again; unrecorded asks are denied. */
+/**
+ * The recorded permission decisions, given again where today's policy asks: the person's answer,
+ * or what the run decided without one (no terminal, a hook, a session rule an "always" answer
+ * added). A prompt with nothing recorded is declined.
+ */
 export function recordedAnswers(records: readonly SessionRecord[]): AskPermission {
-  const answers = new Map<string, boolean>();
-  for (const record of records) {
-    if (record.type === 'permission' && record.by === 'user') answers.set(record.toolUseId, record.decision.behavior === 'allow');
-  }
+  const decisions = new Map<string, Extract<SessionRecord, { type: 'permission' }>>();
+  for (const record of records) if (record.type === 'permission') decisions.set(record.toolUseId, record);
   return async (request) => {
-    const allow = answers.get(request.toolUseId);
-    return allow
-      ? { allow: true }
-      : { allow: false, message: allow === false ? 'declined when recorded' : 'no answer was recorded for this prompt' };
+    const recorded = decisions.get(request.toolUseId);
+    if (recorded?.decision.behavior === 'allow') return { allow: true };
+    if (!recorded) return { allow: false, message: 'no answer was recorded for this prompt' };
+    const reason = recorded.decision.reason;
+    return { allow: false, message: recorded.by === 'user' ? declineMessageOf(reason) : reason };
   };
+}
+
+/** The person's recorded answers to questions, given again in the order they were asked. */
+export function recordedQuestions(records: readonly SessionRecord[]): AskUser {
+  const queue = records.filter((record): record is Extract<SessionRecord, { type: 'answer' }> => record.type === 'answer');
+  return async (questions) => {
+    const texts = questions.map((question) => question.question);
+    const at = queue.findIndex((entry) => entry.questions.join('\n') === texts.join('\n'));
+    if (at < 0) return null;
+    const [entry] = queue.splice(at, 1);
+    return entry.answers;
+  };
+}
+
+/** Writes the recorded files into the workspace standing for the recorded cwd. */
+export function restoreFiles(records: readonly SessionRecord[], workspace: string): { restored: number; missing: string[] } {
+  let restored = 0;
+  const missing: string[] = [];
+  for (const record of records) {
+    if (record.type !== 'file' || record.absent) continue;
+    const target = path.resolve(workspace, record.path);
+    if (path.relative(workspace, target).startsWith('..')) continue; // a hand-edited log cannot write outside
+    if (record.content === undefined) {
+      missing.push(record.path);
+      continue;
+    }
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, Buffer.from(record.content, record.encoding ?? 'utf8'));
+    restored += 1;
+  }
+  return { restored, missing };
+}
+
+/** What a result means, as far as the comparison goes: success, or the kind of error. */
+function kindOf(result: RecordedResult): string {
+  if (!result.isError) return 'ok';
+  return textBlocks(result.content).includes(INTERRUPTED) ? 'interrupted' : 'error';
 }
 
 export function compareCall(call: ToolCallRequest, expected: RecordedResult | undefined, actual: ToolCallResult): CallComparison {
@@ -91,15 +140,27 @@ export function compareCall(call: ToolCallRequest, expected: RecordedResult | un
   const before = resultText(expected);
   const after = resultText(actualResult);
   if (before === after) return { ...base, status: 'same' };
-  return {
-    ...base,
-    status: 'differs',
-    diff: createTwoFilesPatch('recorded', 'replayed', before, after, undefined, undefined, { context: 2 }),
-  };
+  const diff = createTwoFilesPatch('recorded', 'replayed', before, after, undefined, undefined, { context: 2 });
+  // An error of the same kind is the same outcome told in other words (a denial from no terminal
+  // and from a recorded answer); a successful result whose text changed is a real difference.
+  const sameMeaning = expected.isError && kindOf(expected) === kindOf(actualResult);
+  return { ...base, status: sameMeaning ? 'wording' : 'differs', diff };
 }
 
 function resultText(result: RecordedResult): string {
   return `${result.isError ? '[error]\n' : ''}${textBlocks(result.content)}\n`;
+}
+
+/** Calls the person interrupted are interrupted again after this long at most (a `sleep 30` must not run 30 s). */
+export const MAX_INTERRUPT_WAIT_MS = 2000;
+
+/** How long the batch of a recorded turn may run when one of its calls was interrupted. */
+function interruptAfter(turn: readonly RecordedCall[], records: readonly SessionRecord[]): number | undefined {
+  const interrupted = turn.filter((entry) => entry.expected && kindOf(entry.expected) === 'interrupted');
+  if (interrupted.length === 0) return undefined;
+  const ids = new Set(interrupted.map((entry) => entry.call.id));
+  const durations = records.flatMap((record) => (record.type === 'tool_end' && ids.has(record.toolUseId) ? [record.durationMs] : []));
+  return Math.round(Math.min(MAX_INTERRUPT_WAIT_MS, Math.max(50, ...durations)));
 }
 
 export interface ReplayOptions {
@@ -114,14 +175,24 @@ export interface ReplayOptions {
 
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
   const recordedCwd = options.records.find((record) => record.type === 'session')?.cwd ?? options.workspace;
-  const rt: RuntimeContext = { ...options.rt, askPermission: recordedAnswers(options.records) };
+  restoreFiles(options.records, options.workspace);
+  // Questions are answered from the log only where a person answered them; a run that had no one
+  // to ask (-p) is replayed without anyone to ask, as it ran.
+  const answered = options.records.some((record) => record.type === 'answer');
+  const rt: RuntimeContext = {
+    ...options.rt,
+    askPermission: recordedAnswers(options.records),
+    askUser: answered ? recordedQuestions(options.records) : undefined,
+  };
   const calls: CallComparison[] = [];
   for (const turn of recordedTurns(messagesOf(options.records))) {
     const moved = relocate(turn, recordedCwd, options.workspace);
+    const wait = interruptAfter(turn, options.records);
+    const signal = wait === undefined ? options.signal : AbortSignal.any([options.signal, AbortSignal.timeout(wait)]);
     const results = await runBatch(
       moved.map((entry) => entry.call),
       rt,
-      { signal: options.signal },
+      { signal },
     );
     moved.forEach((entry, index) => {
       const comparison = compareCall(entry.call, entry.expected, results[index]);
@@ -129,6 +200,6 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       options.onCall?.(comparison);
     });
   }
-  const count = (status: CallStatus): number => calls.filter((call) => call.status === status).length;
-  return { calls, same: count('same'), differs: count('differs'), unrecorded: count('unrecorded') };
+  const count = (...statuses: CallStatus[]): number => calls.filter((call) => statuses.includes(call.status)).length;
+  return { calls, same: count('same', 'wording'), wording: count('wording'), differs: count('differs'), unrecorded: count('unrecorded') };
 }

@@ -13,7 +13,22 @@ export type SessionRecord =
   | { type: 'session'; version: number; id: string; cwd: string; createdAt: string; provider?: string; model?: string }
   | { type: 'message'; message: Message }
   | { type: 'tool_end'; toolUseId: string; toolName: string; isError: boolean; durationMs: number; display?: string }
-  | { type: 'permission'; toolUseId: string; toolName: string; decision: PermissionDecision; by: 'policy' | 'user' | 'hook' | 'no-tty' };
+  | { type: 'permission'; toolUseId: string; toolName: string; decision: PermissionDecision; by: 'policy' | 'user' | 'hook' | 'no-tty' }
+  /**
+   * A file as it was before the first call that touched it (for replay): its content within the
+   * size caps, else only its hash and size; `absent` when it did not exist. `path` is relative to cwd.
+   */
+  | {
+      type: 'file';
+      path: string;
+      sha256?: string;
+      size?: number;
+      content?: string;
+      encoding?: 'utf8' | 'base64';
+      absent?: true;
+    }
+  /** The person's answers to an AskUserQuestion call (null: dismissed), in the order asked. */
+  | { type: 'answer'; questions: string[]; answers: string[][] | null };
 
 /** The folder standing in for `~` (WIELD_HOME lets tests and CI use their own). */
 export function wieldHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -113,7 +128,7 @@ export interface ParsedSession {
   problemLines: number[];
 }
 
-const RECORD_TYPES = new Set(['session', 'message', 'tool_end', 'permission']);
+const RECORD_TYPES = new Set(['session', 'message', 'tool_end', 'permission', 'file', 'answer']);
 
 /** Parses a session log; unreadable lines are reported, never fatal. */
 export function parseSession(text: string): ParsedSession {

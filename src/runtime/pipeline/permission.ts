@@ -8,6 +8,13 @@ import type { PermissionDecision, RuntimeContext, ToolEvent } from './types.js';
 import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
 import type { ToolInput } from './parse.js';
 
+const USER_DECLINED = 'the user declined: ';
+
+/** The person's own words in a decline's reason (what a replay gives again), if they gave any. */
+export function declineMessageOf(reason: string): string | undefined {
+  return reason.startsWith(USER_DECLINED) ? reason.slice(USER_DECLINED.length) : undefined;
+}
+
 export interface PermissionInput {
   tool: AnyTool;
   input: ToolInput;
@@ -144,7 +151,7 @@ async function resolveAsk(
   try {
     const answer = await rt.askPermission({ tool, input, decision, toolUseId }, signal);
     if (answer.allow) return { decision: { ...decision, behavior: 'allow', reason: 'approved by the user' }, by: 'user' };
-    const why = answer.message ? `the user declined: ${answer.message}` : 'the user declined this call';
+    const why = answer.message ? `${USER_DECLINED}${answer.message}` : 'the user declined this call';
     return { decision: { ...decision, behavior: 'deny', reason: why, suggestions: undefined }, by: 'user' };
   } catch (error) {
     return { decision: { ...decision, behavior: 'deny', reason: `the permission prompt failed (${messageOf(error)})` }, by: 'user' };

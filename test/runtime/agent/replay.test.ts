@@ -63,11 +63,25 @@ describe('replay helpers', () => {
     expect(compareCall(call, undefined, { ...base, content: [], isError: false }).status).toBe('unrecorded');
   });
 
-  it("gives the person's recorded answers again and denies prompts never answered", async () => {
+  it("gives every recorded decision again where today's policy asks, and declines prompts never answered", async () => {
     const ask = recordedAnswers([
       { type: 'permission', toolUseId: 'y', toolName: 'Write', decision: { behavior: 'allow', reason: 'approved' }, by: 'user' },
-      { type: 'permission', toolUseId: 'n', toolName: 'Write', decision: { behavior: 'deny', reason: 'no' }, by: 'user' },
+      {
+        type: 'permission',
+        toolUseId: 'n',
+        toolName: 'Write',
+        decision: { behavior: 'deny', reason: 'the user declined: not now' },
+        by: 'user',
+      },
+      // Allowed by a session rule that an "always" answer added earlier.
       { type: 'permission', toolUseId: 'p', toolName: 'Write', decision: { behavior: 'allow', reason: 'rule' }, by: 'policy' },
+      {
+        type: 'permission',
+        toolUseId: 't',
+        toolName: 'Write',
+        decision: { behavior: 'deny', reason: 'no one can approve it' },
+        by: 'no-tty',
+      },
     ]);
     const request = (toolUseId: string) => ({
       tool: {} as AnyTool,
@@ -76,8 +90,34 @@ describe('replay helpers', () => {
       toolUseId,
     });
     const signal = new AbortController().signal;
-    expect((await ask(request('y'), signal)).allow).toBe(true);
-    expect((await ask(request('n'), signal)).allow).toBe(false);
-    expect((await ask(request('p'), signal)).allow).toBe(false);
+    expect(await ask(request('y'), signal)).toEqual({ allow: true });
+    // The person's own words, so the replayed denial reads as the recorded one.
+    expect(await ask(request('n'), signal)).toEqual({ allow: false, message: 'not now' });
+    expect(await ask(request('p'), signal)).toEqual({ allow: true });
+    expect(await ask(request('t'), signal)).toEqual({ allow: false, message: 'no one can approve it' });
+    expect(await ask(request('x'), signal)).toEqual({ allow: false, message: 'no answer was recorded for this prompt' });
+  });
+
+  it('an error of the same kind in other words is a wording difference, not a real one', () => {
+    const call = { id: 'a', name: 'Bash', input: {} };
+    const base = { toolUseId: 'a', toolName: 'Bash', durationMs: 3 };
+    const denied = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
+    const wording = compareCall(call, denied('Permission denied: no one can approve it'), {
+      ...base,
+      ...denied('Permission denied: declined'),
+    });
+    expect(wording.status).toBe('wording');
+    expect(wording.diff).toContain('+Permission denied: declined');
+    // Success turned into an error, or a changed successful result: real differences.
+    expect(compareCall(call, { content: [{ type: 'text', text: 'x' }], isError: false }, { ...base, ...denied('x') }).status).toBe(
+      'differs',
+    );
+    expect(
+      compareCall(
+        call,
+        { content: [{ type: 'text', text: 'x' }], isError: false },
+        { ...base, content: [{ type: 'text', text: 'y' }], isError: false },
+      ).status,
+    ).toBe('differs');
   });
 });

@@ -1,0 +1,197 @@
+// Replay as a regression tool: sessions recorded in every mode replay with no false difference,
+// and a changed tool shows exactly the calls it changed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startStandin, type ScriptStep } from '../support/standin/index.js';
+import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
+import { openAgentSession } from '../../src/cli/agent-session.js';
+import { persistRule } from '../../src/coding/settings/persist.js';
+import { alwaysRules } from '../../src/cli/permission-prompt.js';
+import type { AskPermission, PermissionAnswer } from '../../src/runtime/pipeline/types.js';
+import { readSession, sessionFile } from '../../src/runtime/agent/session-store.js';
+import { replaySession } from '../../src/runtime/agent/replay.js';
+import { createCliRuntime } from '../../src/cli/runtime.js';
+import { defineTool } from '../../src/runtime/tool/define.js';
+
+let cli: string;
+let cleanup: () => void;
+beforeAll(async () => ({ cli, cleanup } = await buildCli()));
+afterAll(() => cleanup?.());
+
+const call = (id: string, name: string, args: object) => ({ id, name, arguments: args });
+
+function project() {
+  const cwd = tempDir('wield-replay-cwd-');
+  const home = tempDir('wield-replay-home-');
+  writeFileSync(path.join(cwd, 'notes.txt'), 'first line\nsecond line\n');
+  mkdirSync(path.join(cwd, 'src'));
+  writeFileSync(path.join(cwd, 'src', 'a.ts'), 'export const a = 1;\n');
+  return { cwd, home };
+}
+
+function replay(id: string, home: string, cwd: string, extra: string[] = []) {
+  return runCli(cli, ['replay', id, ...extra], { cwd, env: cleanEnv(home) });
+}
+
+describe('wield replay', () => {
+  it('a -p session (read, echo, denied touch, a question, denied write) replays by id with no difference', async () => {
+    const { cwd, home } = project();
+    const script: ScriptStep[] = [
+      {
+        toolCalls: [
+          call('r1', 'Read', { file_path: path.join(cwd, 'notes.txt') }),
+          call('b1', 'Bash', { command: 'echo hi' }),
+          call('b2', 'Bash', { command: 'touch t1' }),
+          call('q1', 'AskUserQuestion', {
+            questions: [
+              {
+                question: 'Which?',
+                header: 'Pick',
+                options: [
+                  { label: 'A', description: 'a' },
+                  { label: 'B', description: 'b' },
+                ],
+                multiSelect: false,
+              },
+            ],
+          }),
+          call('w1', 'Write', { file_path: path.join(cwd, 'out.txt'), content: 'x' }),
+        ],
+      },
+      { text: 'done' },
+    ];
+    const standin = await startStandin({ dialect: 'anthropic', script });
+    let run;
+    try {
+      run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'go'], {
+        cwd,
+        env: cleanEnv(home, providerEnv('anthropic', standin.url)),
+      });
+    } finally {
+      await standin.close();
+    }
+    const id = /session ([A-Za-z0-9_-]+)/.exec(run.stderr)?.[1] ?? readdirId(home);
+    // The project changes after the session: replay must use what the session saw.
+    writeFileSync(path.join(cwd, 'notes.txt'), 'changed since\n');
+    const out = await replay(id, home, cwd);
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toMatch(/^5 calls: 5 same( \(\d in other words\))?$/m);
+    expect(out.code).toBe(0);
+    const json = JSON.parse((await replay(id, home, cwd, ['--json'])).stdout);
+    expect(json).toMatchObject({ same: 5, differs: 0, unrecorded: 0 });
+  });
+
+  it('an interactive session answered y, n, a, A, with a question and a Ctrl-C, replays with no difference, quickly', async () => {
+    const { cwd, home } = project();
+    const env = cleanEnv(home);
+    const script: ScriptStep[] = [
+      { toolCalls: [call('r1', 'Read', { file_path: 'notes.txt' })] },
+      { toolCalls: [call('e1', 'Edit', { file_path: 'notes.txt', old_string: 'second', new_string: '2nd' })] },
+      { toolCalls: [call('b1', 'Bash', { command: 'touch t1' })] },
+      { toolCalls: [call('b2', 'Bash', { command: 'touch t2' })] },
+      { toolCalls: [call('b3', 'Bash', { command: 'mkdir -p d1' })] },
+      { toolCalls: [call('b4', 'Bash', { command: 'mkdir -p d1' })] },
+      { toolCalls: [call('w1', 'Write', { file_path: 'made.txt', content: 'made\n' })] },
+      {
+        toolCalls: [
+          call('q1', 'AskUserQuestion', {
+            questions: [
+              {
+                question: 'Which?',
+                header: 'Pick',
+                options: [
+                  { label: 'A', description: 'a' },
+                  { label: 'B', description: 'b' },
+                ],
+                multiSelect: false,
+              },
+            ],
+          }),
+        ],
+      },
+      { toolCalls: [call('s1', 'Bash', { command: 'sleep 30' })] },
+      { text: 'never reached' },
+    ];
+    const standin = await startStandin({ dialect: 'anthropic', script });
+    const controller = new AbortController();
+    const answers: Record<string, string> = { e1: 'y', b1: 'y', b2: 'n', b3: 'a', w1: 'A', s1: 'y' };
+    let session: Awaited<ReturnType<typeof openAgentSession>> | undefined;
+    // Answers as the terminal prompt gives them: y, n, a (this session), A (saved for the project).
+    const askPermission: AskPermission = async (request): Promise<PermissionAnswer> => {
+      const reply = answers[request.toolUseId];
+      if (reply === 'n') return { allow: false, message: 'not now' };
+      if (reply === 'a' || reply === 'A') {
+        const rules = alwaysRules(request.decision);
+        if (reply === 'A') for (const rule of rules) await persistRule(cwd, rule);
+        session?.runtime.policy.addSessionRules(rules);
+        return { allow: true, remember: { rules, scope: reply === 'A' ? 'project' : 'session' } };
+      }
+      return { allow: reply === 'y' };
+    };
+    try {
+      session = await openAgentSession({
+        cwd,
+        flags: { provider: 'anthropic', model: 'standin-model' },
+        askPermission,
+        askUser: async () => [['B']],
+        env: { ...env, ...providerEnv('anthropic', standin.url) },
+      });
+      // Ctrl-C 300 ms into `sleep 30`.
+      const result = await session.send('go', controller.signal, (event) => {
+        if (event.type === 'tool_start' && event.toolUseId === 's1')
+          setTimeout(() => controller.abort(new Error('interrupted by the user')), 300);
+      });
+      expect(result.stopReason).toBe('aborted');
+      await session.close();
+    } finally {
+      await standin.close();
+    }
+    const id = session?.id as string;
+    const recorded = readSession(sessionFile(id, env)).records;
+    expect(
+      recorded.some((record) => record.type === 'file' && record.path === 'notes.txt' && record.content === 'first line\nsecond line\n'),
+    ).toBe(true);
+    expect(recorded.filter((record) => record.type === 'answer')).toEqual([{ type: 'answer', questions: ['Which?'], answers: [['B']] }]);
+
+    const started = Date.now();
+    const out = await replay(id, home, tempDir('wield-replay-elsewhere-'));
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toMatch(/^9 calls: 9 same( \(\d in other words\))?$/m);
+    expect(out.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000); // the interrupted sleep 30 is interrupted again
+
+    // A changed tool: Read now answers in capitals — exactly the one Read call differs.
+    const workspace = tempDir('wield-replay-changed-');
+    const runtime = await createCliRuntime({ cwd: workspace, flags: {}, env });
+    const read = runtime.registry.get('Read');
+    if (!read) throw new Error('Read is missing');
+    runtime.registry.unregister('Read');
+    runtime.registry.register(defineTool({ ...read, source: 'builtin', call: async (input, ctx) => upper(await read.call(input, ctx)) }));
+    try {
+      const report = await replaySession({ records: recorded, workspace, rt: runtime.rt, signal: new AbortController().signal });
+      expect(report.calls.filter((c) => c.status === 'differs').map((c) => c.toolUseId)).toEqual(['r1']);
+      expect(report.same).toBe(8);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('says which id was not found', async () => {
+    const { cwd, home } = project();
+    const out = await replay('no-such-session', home, cwd);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/No session "no-such-session" in .*: pass an id wield printed/);
+  });
+});
+
+/** The id of the only session recorded under this home. */
+function readdirId(home: string): string {
+  const file = readdirSync(path.join(home, '.wield', 'sessions')).find((name) => name.endsWith('.jsonl'));
+  return (file ?? '').replace(/\.jsonl$/, '');
+}
+
+/** Read's output with its text in capitals: a tool changed on purpose. */
+function upper(output: unknown): unknown {
+  return JSON.parse(JSON.stringify(output), (key, value) => (key === 'text' && typeof value === 'string' ? value.toUpperCase() : value));
+}
