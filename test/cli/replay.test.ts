@@ -62,7 +62,7 @@ describe('wield replay', () => {
       { text: 'done' },
     ];
     const standin = await startStandin({ dialect: 'anthropic', script });
-    let run;
+    let run: Awaited<ReturnType<typeof runCli>>;
     try {
       run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'go'], {
         cwd,
