@@ -12,6 +12,7 @@ await build({
     coding: 'src/coding/index.ts',
     mcp: 'src/runtime/mcp/index.ts',
     search: 'src/runtime/search/index.ts',
+    'ai-sdk': 'src/adapters/ai-sdk.ts',
   },
   ...bundleOptions,
   outdir: 'dist',

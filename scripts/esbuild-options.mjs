@@ -3,8 +3,15 @@
 // hundreds (the Anthropic SDK: ~170 ms as files, ~40 ms bundled), which is most of start-up.
 // These stay external because they find files next to themselves at run time (WASM grammars,
 // the ripgrep binary), generate code that requires their own files (Ajv), or are heavy and
-// only loaded when used (the MCP SDK, turndown's DOM).
+// only loaded when used (the MCP SDK, turndown's DOM). The adapters' frameworks are the user's
+// own peer dependencies: their copy must be the one the adapter talks to.
 export const externalPackages = [
+  'ai',
+  'ai/*',
+  '@openai/agents',
+  '@openai/agents-core',
+  '@langchain/core',
+  '@langchain/core/*',
   'web-tree-sitter',
   'tree-sitter-bash',
   '@vscode/ripgrep',

@@ -95,8 +95,8 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
   }
 }
 
-/** parse → schema → the tool's own validateInput. */
-async function checkInput(tool: AnyTool, raw: unknown, ctx: ToolContext, notes: string[]): Promise<StageResult<ToolInput>> {
+/** parse → schema → the tool's own validateInput (also used by the adapters to preview a permission decision). */
+export async function checkInput(tool: AnyTool, raw: unknown, ctx: ToolContext, notes: string[]): Promise<StageResult<ToolInput>> {
   const parsed = parseArguments(raw, tool.inputJSONSchema);
   if (!parsed.ok) return parsed;
   notes.push(...(parsed.notes ?? []));

@@ -1,15 +1,15 @@
 // A batch of calls from one model reply. Prepare each call in order, one at a time; execute
 // consecutive concurrency-safe calls together (capped), any other call alone; finalize and
 // commit in the model's order. Every call gets exactly one result, also on abort.
-import type { AnyTool, ToolCallResult } from '../tool/types.js';
+import type { ToolCallResult } from '../tool/types.js';
 import type { RuntimeContext, ToolCallRequest } from '../pipeline/types.js';
 import { prepareCall, type PreparedCall, type ReadyCall } from '../pipeline/prepare.js';
 import { executeCall, finalizeCall, INTERRUPTED, type Execution } from '../pipeline/execute.js';
 import { errorContent, messageOf } from '../pipeline/outcome.js';
 import { withSafeEmit } from '../pipeline/runtime.js';
-import { Semaphore } from './semaphore.js';
+import { ExecutionOrder } from './order.js';
 
-export const DEFAULT_MAX_CONCURRENCY = 10;
+export { DEFAULT_MAX_CONCURRENCY, isConcurrencySafeCall } from './order.js';
 
 export interface BatchOptions {
   signal: AbortSignal;
@@ -25,35 +25,13 @@ export interface Batch {
   results: Promise<ToolCallResult[]>;
 }
 
-/** Pure: may this call share the execution slot with its concurrency-safe neighbours? */
-export function isConcurrencySafeCall(tool: AnyTool, input: Record<string, unknown>): boolean {
-  try {
-    return tool.isConcurrencySafe(input) === true;
-  } catch {
-    return false;
-  }
-}
-
-function writeKeyOf(call: ReadyCall): string | undefined {
-  try {
-    return call.tool.writeKey?.(call.input, { cwd: call.ctx.session.cwd });
-  } catch {
-    return undefined;
-  }
-}
-
 export function createBatch(runtime: RuntimeContext, options: BatchOptions): Batch {
   const rt = withSafeEmit(runtime);
   const { signal } = options;
-  const slots = new Semaphore(Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY));
+  const order = new ExecutionOrder(options.maxConcurrency);
   const committed: ToolCallResult[] = [];
   let prepareChain: Promise<unknown> = Promise.resolve();
   let commitChain: Promise<unknown> = Promise.resolve();
-  // Execution order: `barrier` settles when the last exclusive call is done; `group` holds the
-  // safe calls started since, which the next exclusive call must wait for.
-  let barrier: Promise<unknown> = Promise.resolve();
-  let group: Promise<unknown>[] = [];
-  const writeLocks = new Map<string, Promise<unknown>>();
   const interruptors = new Set<(execution: Execution) => void>();
   // The batch's only listener on the caller's signal; removed when the batch is done, so a
   // signal shared by many batches (a session's) does not collect one per batch.
@@ -65,22 +43,6 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
   let ended = false;
   let resolveResults: (results: ToolCallResult[]) => void = () => undefined;
   const results = new Promise<ToolCallResult[]>((resolve) => (resolveResults = resolve));
-
-  function schedule(call: ReadyCall): Promise<Execution> {
-    const key = writeKeyOf(call);
-    const sameKey = key !== undefined ? writeLocks.get(key) : undefined;
-    let run: Promise<Execution>;
-    if (isConcurrencySafeCall(call.tool, call.input)) {
-      run = Promise.all([barrier, sameKey]).then(() => slots.run(() => runOne(call)));
-      group.push(run);
-    } else {
-      run = Promise.all([barrier, sameKey, ...group]).then(() => runOne(call));
-      barrier = run;
-      group = [];
-    }
-    if (key !== undefined) writeLocks.set(key, run);
-    return run;
-  }
 
   async function runOne(call: ReadyCall): Promise<Execution> {
     if (signal.aborted) return { ok: false, result: errorContent('Interrupted by the user before this call ran.') };
@@ -113,7 +75,7 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
     const prepared: Promise<PreparedCall> = prepareChain.then(() => prepareCall(request, rt, signal));
     prepareChain = prepared;
     // Prepared promises resolve in call order, so schedule() sees calls in order too.
-    const executed = prepared.then((call) => (call.kind === 'ready' ? schedule(call) : undefined));
+    const executed = prepared.then((call) => (call.kind === 'ready' ? order.schedule(call, () => runOne(call)) : undefined));
     commitChain = Promise.all([prepared, executed, commitChain]).then(async ([call, execution]) => {
       try {
         committed[index] = await finalizeCall(call, execution, rt, signal);

@@ -1,0 +1,20 @@
+// The adapter examples in examples/ run as written against the built package (dist/), offline.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+function runExample(file: string): string {
+  expect(existsSync('dist/index.js'), 'build first: npm run build').toBe(true);
+  return execFileSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 });
+}
+
+describe('examples', () => {
+  it('ai-sdk.mjs: good, repaired and denied calls through generateText', () => {
+    const out = runExample('examples/ai-sdk.mjs');
+    expect(out).toMatch(/^w1 ok: Created notes\.md/m);
+    expect(out).toMatch(/^w2 ok: Created todo\.md .*\[wield: the arguments were not valid JSON and were repaired\]/m);
+    expect(out).toMatch(/^w3 error: Permission denied for Write: denied by rule `Write\(secret\.md\)`/m);
+    expect(out).toContain('todo.md: "- ship"');
+    expect(out).toMatch(/^answer: Wrote notes\.md and todo\.md\.$/m);
+  });
+});
