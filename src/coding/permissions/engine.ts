@@ -5,6 +5,7 @@
 // asks when such rules exist, after the tool's own deny. A hook may
 // then tighten the result; it may loosen only the final "ask the user". decideCall is pure given
 // its guard; createPolicy binds it to settings, the mode and the session's "always" rules.
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AnyTool, TouchedPath } from '../../runtime/tool/types.js';
@@ -200,6 +201,32 @@ function suggestionsFor(
   return safeSuggestions(rules, blanket);
 }
 
+/**
+ * A read outside the workspace asks the person whatever the mode or the allow rules (as a hard
+ * block did before: no rule or mode lets it through unasked); approving lets the folder in.
+ */
+function outsideReadAsk(outside: readonly string[], roots: readonly string[]): Base {
+  const first = outside[0];
+  const folder = isDirectory(first) ? first : path.dirname(first);
+  return {
+    decision: {
+      behavior: 'ask',
+      reason: `reading ${JSON.stringify(first)} is outside the workspace (${roots.join(', ')}); approving adds ${folder} to this session's workspace (or add it to permissions.additionalDirectories in settings)`,
+      addDirectory: folder,
+      suggestions: [],
+    },
+    finalAsk: false,
+  };
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 interface Base {
   decision: PermissionDecision;
   /** Only the final "ask the user" may be turned into an allow by a hook or the sandbox. */
@@ -213,10 +240,17 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   const deny = (reason: string, rule?: Rule): Base => ({ decision: { behavior: 'deny', reason, rule: rule?.text }, finalAsk: false });
 
   const paths: ResolvedPath[] = [];
+  /** Plain reads outside the roots: a person may let their folder in; nothing else may. */
+  const outside: string[] = [];
   for (const touched of tool.touchedPaths?.(input, { cwd }) ?? []) {
     // The session folder holds wield's own spill files, which results tell the model to Read.
     const roots = touched.access === 'read' ? [...ctx.roots, req.session.dir] : [...ctx.roots];
     const verdict = guard(touched.path, { cwd, roots });
+    if (!verdict.inside && touched.access === 'read' && verdict.outsideRoots) {
+      outside.push(verdict.resolved);
+      paths.push({ ...touched, resolved: verdict.resolved });
+      continue;
+    }
     if (!verdict.inside)
       return deny(`${touched.access === 'write' ? 'writing' : 'reading'} ${JSON.stringify(touched.path)} is refused: ${verdict.reason}`);
     if (touched.access === 'write') {
@@ -234,6 +268,7 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
 
   const denied = firstMatch(ctx.rules.deny, tool, input, targets, paths, home);
   if (denied) return deny(`denied by rule ${describe(denied)}`, denied);
+  if (outside.length > 0) return outsideReadAsk(outside, ctx.roots);
 
   const readOnly = tool.isReadOnly(input);
   if (ctx.mode === 'plan' && !readOnly) {

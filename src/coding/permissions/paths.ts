@@ -12,6 +12,8 @@ export interface PathVerdict {
   /** Absolute path after resolving symlinks of the existing part (best effort when refused). */
   resolved: string;
   reason: string;
+  /** Refused only for lying outside the roots (a plain path a person may choose to let in). */
+  outsideRoots?: boolean;
 }
 
 export interface GuardOptions {
@@ -157,7 +159,7 @@ function rootsText(roots: string[]): string {
   return roots.map((root) => JSON.stringify(root)).join(', ');
 }
 
-type Placement = { resolved: string; problem?: string };
+type Placement = { resolved: string; problem?: string; outsideRoots?: boolean };
 
 /** Where one reading of the input lands, and why that is not inside `roots` (if it is not). */
 function place(reading: string, cwd: string, roots: string[]): Placement {
@@ -180,6 +182,7 @@ function place(reading: string, cwd: string, roots: string[]): Placement {
   if (!trusted(resolved))
     return {
       resolved,
+      outsideRoots: true,
       problem: `${resolved} is outside the workspace (${rootsText(roots)}); use a path inside it (a person can add its folder to permissions.additionalDirectories in settings)`,
     };
   return { resolved };
@@ -193,8 +196,8 @@ export function guardPath(input: string, opts: GuardOptions): PathVerdict {
   if (problem) return { inside: false, resolved: lexical, reason: problem };
 
   const roots = opts.roots.map(realRoot);
-  const { resolved, problem: outside } = place(input, cwd, roots);
-  if (outside) return { inside: false, resolved, reason: outside };
+  const { resolved, problem: outside, outsideRoots } = place(input, cwd, roots);
+  if (outside) return { inside: false, resolved, reason: outside, outsideRoots };
   for (const reading of alternateReadings(input)) {
     const other = syntaxProblem(reading) ?? place(reading, cwd, roots).problem;
     if (other) {

@@ -150,7 +150,12 @@ async function resolveAsk(
   }
   try {
     const answer = await rt.askPermission({ tool, input, decision, toolUseId }, signal);
-    if (answer.allow) return { decision: { ...decision, behavior: 'allow', reason: 'approved by the user' }, by: 'user' };
+    if (answer.allow) {
+      // A read outside the workspace, approved: its folder joins the session's roots (the tool's
+      // own path check and later calls see it), as Claude Code's "add this directory" does.
+      if (decision.addDirectory && !rt.session.roots.includes(decision.addDirectory)) rt.session.roots.push(decision.addDirectory);
+      return { decision: { ...decision, behavior: 'allow', reason: 'approved by the user' }, by: 'user' };
+    }
     const why = answer.message ? `${USER_DECLINED}${answer.message}` : 'the user declined this call';
     return { decision: { ...decision, behavior: 'deny', reason: why, suggestions: undefined }, by: 'user' };
   } catch (error) {

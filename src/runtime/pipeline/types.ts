@@ -32,6 +32,11 @@ export interface PermissionDecision {
   /** Rules that would allow the call, offered as "always allow" and named on a no-TTY deny. */
   suggestions?: string[];
   updatedInput?: Record<string, unknown>;
+  /**
+   * The call reads outside the workspace: approving it lets this folder into the session's
+   * workspace (a person may also save it to permissions.additionalDirectories).
+   */
+  addDirectory?: string;
 }
 
 /** Decides one call; the permissions module implements it (pure decision over rules and mode). */
