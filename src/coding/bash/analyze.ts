@@ -1,9 +1,11 @@
 // Entry point: parse a command line with tree-sitter-bash and decide whether it is read-only.
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
+import { heredocProblem } from './heredoc.js';
 import { isLoaded, parseBash } from './parser.js';
 import type { RuleForms } from './rule-forms.js';
-import type { BashAnalysis, BashPart, PathScope } from './types.js';
+import { hostView } from './host-view.js';
+import type { BashAnalysis, BashPart, PathScope, WorkspaceView } from './types.js';
 import { walkStatement, type Analysis } from './walk.js';
 
 /** Nesting of `sh -c '…'` scripts the analyser follows before giving up. */
@@ -143,7 +145,7 @@ function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis 
   try {
     const root = tree.rootNode;
     if (root.hasError) return unread('the command could not be parsed as shell syntax', true);
-    const gap = gapProblem(root, command) ?? hiddenSubstitution(root, command, false);
+    const gap = gapProblem(root, command) ?? hiddenSubstitution(root, command, false) ?? heredocProblem(root, command);
     if (gap) return unread(gap, true);
     walkStatement(root, a);
   } finally {
@@ -161,12 +163,13 @@ function formsOf(inner: BashAnalysis): RuleForms {
 
 /**
  * `cache` holds the forms of the nested scripts analysed so far in this line, by depth and source,
- * so the forms of `sh -c 'script'` reuse the analysis its read-only check already made.
+ * so the forms of `sh -c 'script'` reuse the analysis its read-only check already made. A nested
+ * script is judged from the folders the line may be in by then (after a `cd`).
  */
 function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleForms>): Analysis {
   const key = (source: string): string => `${depth + 1}\0${source}`;
-  const nested = (source: string): BashAnalysis => {
-    const inner = analyzeInto(source, newAnalysis(scope, depth + 1, cache), depth + 1);
+  const nested = (source: string, at: PathScope): BashAnalysis => {
+    const inner = analyzeInto(source, newAnalysis(at, depth + 1, cache), depth + 1);
     cache.set(key(source), formsOf(inner));
     return inner;
   };
@@ -175,23 +178,24 @@ function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleFor
     parts: [],
     open: [],
     script(source, into) {
-      const inner = nested(source);
+      const inner = nested(source, into.scope);
       into.parts.push(...inner.parts);
       return inner.readOnly ? undefined : inner.reason;
     },
-    scriptForms: (source) => cache.get(key(source)) ?? formsOf(nested(source)),
+    scriptForms: (source) => cache.get(key(source)) ?? formsOf(nested(source, scope)),
   };
 }
 
 export function analyzeBash(
   command: string,
-  opts: { cwd?: string; roots?: string[]; readDenied?: (absPath: string) => boolean } = {},
+  opts: { cwd?: string; roots?: string[]; readDenied?: (absPath: string) => boolean; view?: WorkspaceView } = {},
 ): BashAnalysis {
   if (!isLoaded()) return result(false, 'analyzer not loaded', [unreadLine(command, 'analyzer not loaded')]);
   const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
   try {
-    return analyzeInto(command, newAnalysis({ cwd, roots, readDenied: opts.readDenied }, 0, new Map()), 0);
+    const scope: PathScope = { cwd, roots, readDenied: opts.readDenied, view: opts.view ?? hostView() };
+    return analyzeInto(command, newAnalysis(scope, 0, new Map()), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".
     const reason = `the analyser failed: ${err instanceof Error ? err.message : String(err)}`;

@@ -57,10 +57,18 @@ function checkOperand(node: Node, subs: Node[]): string | undefined {
 }
 
 /**
- * Variables named like credentials (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD): printing one
- * leaks it as surely as `env` does, which is not read-only either.
+ * Variables named like credentials: printing one leaks it as surely as `env` does, which is not
+ * read-only either. Classes, each matched on `_`-separated name parts (case-insensitive):
+ * - words that mean a secret anywhere in the name (TOKEN, SECRET, PASSWORD/PASSWD/PASSPHRASE,
+ *   CREDENTIAL(S), COOKIE, SESSION, PRIVATE_KEY, API_KEY, ACCESS_KEY, BEARER, JWT);
+ * - short parts that do only as a whole part: KEY/KEYS, PWD (not `$PWD`/`$OLDPWD`), PASS, PAT,
+ *   PIN, OTP, AUTH, CREDS, SALT, HMAC, SIG, DSN (GITHUB_PAT, DB_PWD, SENTRY_DSN, NPM_AUTH);
+ * - connection strings that usually embed a password (DATABASE_URL, REDIS_URL, MONGO_URI,
+ *   *_CONNECTION_STRING, AMQP_URL).
+ * A variable whose value looks like a credential (see isSecretValue) counts too, whatever its name.
  */
-const SECRET_VARIABLE = /token|secret|passw|passphrase|api_?key|access_?key|private_?key|credential|cookie/i;
+const SECRET_VARIABLE =
+  /token|secret|passw|passphrase|credential|cookie|session|private_?key|api_?key|access_?key|bearer|jwt|_pwd(?:_|$)|(?:^|_)(?:keys?|pass|pat|pin|otp|auth|creds|salt|hmac|sig|dsn)(?:_|$)|(?:^|_)(?:database|db|redis|mongo(?:db)?|postgres(?:ql)?|pg|mysql|mariadb|amqp|rabbitmq|broker|sql|elasticsearch|es|smtp|ftp)_?(?:url|uri|dsn)(?:_|$)|conn(?:ection)?_?str/i;
 
 export const isSecretVariable = (name: string): boolean => SECRET_VARIABLE.test(name);
 

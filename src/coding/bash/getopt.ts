@@ -28,7 +28,8 @@ export interface ParsedOption {
   word: Word;
 }
 
-export type Parsed = { ok: true; options: ParsedOption[]; operands: Word[] } | { ok: false; reason: string };
+/** `optionsEnd`: the index in args of the `--` that ended the options, or -1. */
+export type Parsed = { ok: true; options: ParsedOption[]; operands: Word[]; optionsEnd: number } | { ok: false; reason: string };
 
 interface Compiled {
   short: Map<string, OptKind>;
@@ -82,6 +83,7 @@ export function getopt(args: readonly Word[], spec: OptionSpec): Parsed {
   const options: ParsedOption[] = [];
   const operands: Word[] = [];
   let onlyOperands = false;
+  let optionsEnd = -1;
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
     const v = word.value;
@@ -92,6 +94,7 @@ export function getopt(args: readonly Word[], spec: OptionSpec): Parsed {
     }
     if (v === '--') {
       onlyOperands = true;
+      optionsEnd = i;
       continue;
     }
     if (v.startsWith('--')) {
@@ -144,5 +147,5 @@ export function getopt(args: readonly Word[], spec: OptionSpec): Parsed {
       break;
     }
   }
-  return { ok: true, options, operands };
+  return { ok: true, options, operands, optionsEnd };
 }

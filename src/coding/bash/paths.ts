@@ -1,6 +1,7 @@
-// Lexical path checks for operands: inside the workspace roots and not a secret. Symlinks are not
-// followed here (the analyser is pure); the path guard does that for tools that touch files.
+// Path checks for operands: inside the workspace roots and not a secret, by name and then where
+// the name really leads (symlinks followed, globs expanded) through the injected WorkspaceView.
 import path from 'node:path';
+import { expandGlob, MAX_GLOB_MATCHES } from './glob.js';
 import type { PathScope, Word } from './types.js';
 
 /** Names of files and folders that hold credentials; never auto-read. `*` is the only wildcard. */
@@ -123,8 +124,12 @@ const SECRET_LITERAL = new RegExp(
   'is',
 );
 
+/** Templates committed next to a secrets file (`.env.example`) hold placeholders, not secrets. */
+const TEMPLATE_SUFFIX = /\.(?:example|sample|template|tmpl|dist)$/i;
+
 /** A segment (literal or glob) that may name a credentials file; case-insensitive. */
 function maySecret(segment: string): boolean {
+  if (!GLOB_CHARS.test(segment) && TEMPLATE_SUFFIX.test(segment.replace(BACKUP_SUFFIX, ''))) return false;
   const bare = segment.replace(BACKUP_SUFFIX, '');
   if (bare !== segment && bare !== '' && maySecret(bare)) return true;
   if (!GLOB_CHARS.test(segment)) return SECRET_LITERAL.test(segment);
@@ -151,8 +156,28 @@ export function isInside(abs: string, roots: readonly string[]): boolean {
 }
 
 /**
- * Undefined when `word` names a file inside the workspace that is not a secret. With
- * `secrets: false` (programs that only read names and metadata) secret names are allowed.
+ * World-readable files that describe the system and hold nothing secret; a workspace cannot plant
+ * them (they are outside it), and they are only accepted when they resolve to one of these.
+ */
+const PUBLIC_SYSTEM_FILES = new Set([
+  '/etc/os-release',
+  '/usr/lib/os-release',
+  '/etc/lsb-release',
+  '/etc/debian_version',
+  '/etc/alpine-release',
+  '/etc/redhat-release',
+  '/etc/fedora-release',
+  '/etc/arch-release',
+  '/etc/issue',
+  '/etc/timezone',
+  '/etc/shells',
+]);
+
+/**
+ * Undefined when `word` names a file inside the workspace that is not a secret, judged from
+ * every folder the command may run in. With `secrets: false` (programs that only read names and
+ * metadata) secret names are allowed. A glob is judged by what it matches; every name is then
+ * followed through its symlinks, as the Read tool's path guard does.
  */
 export function checkPath(word: Word, scope: PathScope, secrets = true): string | undefined {
   if (word.procSub && !word.glob) return undefined;
@@ -161,10 +186,50 @@ export function checkPath(word: Word, scope: PathScope, secrets = true): string 
   const value = word.value;
   if (value === '-' || value === '/dev/null') return undefined;
   if (value.includes('\0')) return `\`${word.text}\` contains a NUL byte`;
-  const abs = path.posix.resolve(scope.cwd, value);
-  if (!isInside(abs, scope.roots)) return `\`${word.text}\` reads outside the workspace`;
-  if (scope.readDenied?.(abs)) return `\`${word.text}\` is covered by a Read deny rule`;
-  return namesProblem(value, secrets);
+  for (const cwd of [scope.cwd, ...(scope.otherCwds ?? [])]) {
+    const problem = word.glob ? globProblem(word, cwd, scope, secrets) : nameProblem(word.text, value, cwd, scope, secrets);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The glob's text must pass, and so must every name it matches now. */
+function globProblem(word: Word, cwd: string, scope: PathScope, secrets: boolean): string | undefined {
+  const problem = nameProblem(word.text, word.value, cwd, scope, secrets);
+  if (problem) return problem;
+  const expanded = expandGlob(word.pattern, cwd, scope.view, { left: MAX_GLOB_MATCHES });
+  if ('problem' in expanded) return expanded.problem;
+  if ('unknown' in expanded) return undefined;
+  for (const match of expanded.matches) {
+    const why = nameProblem(match, match, cwd, scope, secrets);
+    if (why) return `glob \`${word.text}\` matches \`${match}\`: ${why}`;
+  }
+  return undefined;
+}
+
+function nameProblem(text: string, value: string, cwd: string, scope: PathScope, secrets: boolean): string | undefined {
+  const abs = path.posix.resolve(cwd, value);
+  if (PUBLIC_SYSTEM_FILES.has(abs) && PUBLIC_SYSTEM_FILES.has(scope.view.realPath(abs) ?? '')) return undefined;
+  if (!isInside(abs, scope.roots)) return `\`${text}\` reads outside the workspace`;
+  if (scope.readDenied?.(abs)) return `\`${text}\` is covered by a Read deny rule`;
+  return namesProblem(value, secrets) ?? landingProblem(text, value.startsWith('/') ? value : `${cwd}/${value}`, abs, scope, secrets);
+}
+
+/**
+ * Where the name lands after its symlinks (a link committed to the repository may point at
+ * `~/.ssh/id_rsa`): the Read tool refuses it there, so must the analyser. `raw` keeps `..` after a
+ * link, which the kernel applies to the link's target, not to the lexical parent.
+ */
+function landingProblem(text: string, raw: string, abs: string, scope: PathScope, secrets: boolean): string | undefined {
+  const real = scope.view.realPath(raw);
+  if (real === undefined) return `where \`${text}\` leads cannot be known (a symbolic link loop or one that cannot be read)`;
+  if (real === abs && !scope.roots.some((r) => scope.view.realPath(r) !== r)) return undefined;
+  const roots = scope.roots.map((r) => scope.view.realPath(r) ?? r);
+  const root = roots.find((r) => isInside(real, [r]));
+  if (root === undefined) return `\`${text}\` leads through a symbolic link to ${real}, outside the workspace`;
+  if (scope.readDenied?.(real)) return `\`${text}\` leads to ${real}, which a Read deny rule covers`;
+  const rel = path.posix.relative(root, real);
+  return secrets && rel !== '' && mayNameSecret(rel) ? `\`${text}\` leads to \`${rel}\`, which may hold secrets` : undefined;
 }
 
 /** A relative path (literal or glob) whose segments may be `..` or, with `secrets`, a credentials file. */
@@ -200,5 +265,6 @@ export function secretProblem(value: string): string | undefined {
 
 /** For a folder a program changes into (git -C): the same rules. */
 export function scopeAt(scope: PathScope, dir: string): PathScope {
-  return { ...scope, cwd: path.posix.resolve(scope.cwd, dir) };
+  const others = scope.otherCwds?.map((cwd) => path.posix.resolve(cwd, dir));
+  return { ...scope, cwd: path.posix.resolve(scope.cwd, dir), ...(others ? { otherCwds: others } : {}) };
 }

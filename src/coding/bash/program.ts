@@ -53,21 +53,23 @@ export function optionValues(inv: Invocation, ...keys: string[]): Word[] {
 
 /** Undefined when this call of a known program is read-only. */
 export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[], ctx: ProgramContext): string | undefined {
-  for (const arg of args) {
+  const parsed = spec.noOptions ? undefined : getopt(args, spec);
+  // After `--` a getopt parser reads every word as an operand, whatever a glob expands to.
+  const end = parsed?.ok ? parsed.optionsEnd : -1;
+  for (const [k, arg] of args.entries()) {
     if (arg.brace) return `brace expansion in \`${arg.text}\` turns one word into several`;
     if (arg.dynamic && !arg.procSub && !spec.dynamicArgs) {
       return `\`${arg.text}\` is only known when the command runs, so \`${name}\` may get any argument`;
     }
     // A file named `--files0-from=list` or `-f.env` turns the glob into an option whose value was
     // never checked; programs that only print names and metadata read nothing through such values.
-    if (arg.leadingGlob && (spec.unsafe || spec.check || (spec.pathOptions?.length && !spec.metadata))) {
+    if (arg.leadingGlob && (end < 0 || k < end) && (spec.unsafe || spec.check || (spec.pathOptions?.length && !spec.metadata))) {
       return `glob \`${arg.text}\` may expand to a file name that \`${name}\` reads as an option`;
     }
   }
   let options: ParsedOption[] = [];
   let operands: Word[] = [...args];
-  if (!spec.noOptions) {
-    const parsed = getopt(args, spec);
+  if (parsed) {
     if (!parsed.ok) return `${name}: ${parsed.reason}`;
     options = parsed.options.map((o) => ({ ...o, key: spec.alias?.[o.key] ?? o.key }));
     operands = parsed.operands;

@@ -44,6 +44,8 @@ export interface Word {
   procSub: boolean;
   /** Unquoted glob characters. */
   glob: boolean;
+  /** The value as bash matches it against file names: quoted characters are backslash-escaped. */
+  pattern: string;
   /** Unquoted glob at the very start, so it may expand to a name that starts with `-`. */
   leadingGlob: boolean;
   /** Unquoted tilde that the shell expands to a home folder. */
@@ -56,10 +58,35 @@ export interface Word {
   problem?: string;
 }
 
+/**
+ * What the analyser may look up about the machine at decision time: the file system (symlinks a
+ * workspace planted, what a glob matches, config files a program would read) and the environment
+ * the command will get. Injected, so every decision stays a pure function of the text and these
+ * answers (tests pass a fixed view); host-view.ts is the real one.
+ */
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'link' | 'other';
+}
+
+export interface WorkspaceView {
+  /** Where a path lands after every symlink on the way (guardPath's walk); undefined when it cannot be known. */
+  realPath(absPath: string): string | undefined;
+  /** What is at a path, without following a final symlink. */
+  kind(absPath: string): 'file' | 'dir' | 'link' | 'other' | undefined;
+  /** Entries of a folder (no `.`/`..`), each with what it is; undefined when it is not a readable folder. */
+  list(absDir: string): readonly DirEntry[] | undefined;
+  /** A variable of the environment the command runs with. */
+  env(name: string): string | undefined;
+}
+
 /** Where relative paths resolve and which folders are the workspace. */
 export interface PathScope {
   cwd: string;
+  /** Other folders the command may run in at this point (after a `cd` that may or may not have happened). */
+  otherCwds?: readonly string[];
   roots: string[];
   /** Files a Read deny rule covers (absolute paths): naming one makes a command not read-only. */
   readDenied?: (absPath: string) => boolean;
+  view: WorkspaceView;
 }

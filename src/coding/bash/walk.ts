@@ -1,13 +1,16 @@
 // Walks the syntax tree: every statement, pipeline, list, subshell, substitution and redirection
 // must be read-only for the whole command to be. Anything not understood fails closed. A failure
 // also marks each part (simple command) it happened inside, so rules can weigh parts one by one.
+import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { runsInShell } from './builtins.js';
 import { checkEnvAssignment, programSpec, runArgv } from './command.js';
+import { expandArgs } from './glob.js';
+import { loopBodies } from './loops.js';
 import { checkPath } from './paths.js';
 import type { ProgramContext } from './program.js';
 import { ruleForms, type ScriptForms } from './rule-forms.js';
-import { namesSecret } from './secrets.js';
+import { isSecretValue, namesSecret, variablesIn } from './secrets.js';
 import type { BashPart, PathScope, Word } from './types.js';
 import { readWord } from './words.js';
 import { checkTest } from './test-command.js';
@@ -104,6 +107,10 @@ function walkSubstitution(sub: Node, a: Analysis): void {
 /** Analyses the statements inside a word's substitutions; fails on unaccepted syntax. */
 export function walkWord(word: Word, a: Analysis): void {
   fail(a, word.problem);
+  if (word.dynamic) {
+    const leaked = variablesIn(word.text).find((name) => isSecretValue(a.scope.view.env(name) ?? ''));
+    if (leaked) fail(a, `\`$${leaked}\` holds what looks like a credential`);
+  }
   for (const sub of word.subs) walkSubstitution(sub, a);
 }
 
@@ -195,9 +202,24 @@ function walkSimpleIn(node: Node, redirects: readonly Node[], part: BashPart, a:
   a.parts.push(part);
   for (const w of words) walkWord(w, a);
   for (const r of parts.redirects) walkRedirect(r, a);
-  fail(a, runArgv(words, contextFor(a)));
+  const [name, ...args] = words;
+  const expanded = expandArgs(args, a.scope);
+  const why = typeof expanded === 'string' ? expanded : runArgv(name ? [name, ...expanded] : [], contextFor(a));
+  fail(a, why);
+  if (!why && name?.plain && name.value === 'cd' && typeof expanded !== 'string') moveTo(expanded[expanded.length - 1].value, a);
   for (const s of parts.statements) walkStatement(s, a);
   tagForRules(part, words, a);
+}
+
+/**
+ * After a read-only `cd`, later commands may run in the new folder, or still in the old one (the
+ * `cd` failed, or ran in a subshell or a pipeline): paths are then checked from every such folder.
+ */
+function moveTo(dir: string, a: Analysis): void {
+  const from = [a.scope.cwd, ...(a.scope.otherCwds ?? [])];
+  const to = from.map((cwd) => path.posix.resolve(cwd, dir));
+  const [cwd, ...others] = [...new Set([...to, ...from])];
+  a.scope = { ...a.scope, cwd, otherCwds: others };
 }
 
 /** What deny and ask rules also see of a part, and whether it reads a secret. */
@@ -263,6 +285,27 @@ function walkRedirect(node: Node, a: Analysis): void {
   fail(a, `redirection \`${node.text}\` writes a file`);
 }
 
+/**
+ * A loop over a known list whose every body is read-only: its parts are the bodies' commands (each
+ * once), so rules see every command it runs. Otherwise false, and the loop is one part that is not read-only.
+ */
+function walkLoop(node: Node, a: Analysis): boolean {
+  const bodies = loopBodies(node, a.scope);
+  if (typeof bodies === 'string') return false;
+  const scratch: Analysis = { ...a, parts: [], open: [] };
+  if (bodies.some((body) => a.script(body, scratch) !== undefined)) return false;
+  // The body runs in this shell: a `cd` there would move the commands after the loop, which its own analysis cannot tell.
+  if (scratch.parts.some((p) => /^\s*cd(\s|$)/.test(p.command))) return false;
+  // The loop itself is a part too: it sets its variable in this shell.
+  a.parts.push({ command: node.text, readOnly: true, inShell: true });
+  const seen = new Set<string>();
+  for (const part of scratch.parts) {
+    if (!seen.has(part.command)) a.parts.push(part);
+    seen.add(part.command);
+  }
+  return true;
+}
+
 /** Walks the commands inside substitutions anywhere below `node` (so rules still see them). */
 function walkSubstitutions(node: Node, a: Analysis): void {
   for (const child of node.namedChildren) {
@@ -314,6 +357,8 @@ export function walkStatement(node: Node, a: Analysis): void {
     }
     return;
   }
+  // tree-sitter reads `select` (which reads its choice from input) as a for statement too.
+  if (node.type === 'for_statement' && node.firstChild?.type === 'for' && walkLoop(node, a)) return;
   const why = NOT_READ_ONLY[node.type];
   const part: BashPart = { command: node.text, readOnly: true, inShell: true };
   a.parts.push(part);

@@ -9,6 +9,8 @@ interface Acc {
   value: string;
   /** The word with quoted/escaped characters replaced by Q and expansions by E: unquoted syntax stays visible. */
   shape: string;
+  /** The value as a glob pattern: quoted and escaped characters carry a backslash. */
+  pattern: string;
   plain: boolean;
   dynamic: boolean;
   procSub: boolean;
@@ -28,13 +30,21 @@ function addUnquoted(acc: Acc, text: string): void {
       if (text[i] !== '\n') {
         acc.value += text[i];
         acc.shape += QUOTED;
+        acc.pattern += `\\${text[i]}`;
       }
       continue;
     }
     acc.value += c;
     acc.shape += c;
+    acc.pattern += c;
   }
 }
+
+/** Quoted text: literal in a glob pattern. */
+const addQuoted = (acc: Acc, text: string): void => {
+  acc.value += text;
+  acc.pattern += text.replace(/[*?[\]\\]/g, '\\$&');
+};
 
 /** Inside double quotes a backslash only escapes $ ` " \ and newline (bash manual, "Double Quotes"). */
 function addDoubleQuoted(acc: Acc, text: string): void {
@@ -42,10 +52,10 @@ function addDoubleQuoted(acc: Acc, text: string): void {
     const c = text[i];
     if (c === '\\' && i + 1 < text.length && '$`"\\\n'.includes(text[i + 1])) {
       i++;
-      if (text[i] !== '\n') acc.value += text[i];
+      if (text[i] !== '\n') addQuoted(acc, text[i]);
       continue;
     }
-    acc.value += c;
+    addQuoted(acc, c);
   }
   acc.shape += QUOTED.repeat(Math.min(text.length, 1));
 }
@@ -54,6 +64,7 @@ function addDynamic(acc: Acc, node: Node): void {
   acc.plain = false;
   acc.dynamic = true;
   acc.value += node.text;
+  acc.pattern += node.text;
   acc.shape += 'E';
   if (node.type === 'command_substitution' || node.type === 'process_substitution') {
     acc.subs.push(node);
@@ -71,12 +82,12 @@ function addPart(acc: Acc, node: Node): void {
       return;
     case 'raw_string':
       acc.plain = false;
-      acc.value += node.text.slice(1, -1);
+      addQuoted(acc, node.text.slice(1, -1));
       acc.shape += QUOTED;
       return;
     case 'ansi_c_string':
       acc.plain = false;
-      acc.value += decodeAnsiC(node.text.slice(2, -1));
+      addQuoted(acc, decodeAnsiC(node.text.slice(2, -1)));
       acc.shape += QUOTED;
       return;
     case 'string': {
@@ -108,17 +119,19 @@ function addPart(acc: Acc, node: Node): void {
     case 'brace_expression':
       acc.plain = false;
       acc.value += node.text;
+      acc.pattern += node.text;
       acc.shape += '{,}';
       return;
     default:
       acc.plain = false;
       acc.value += node.text;
+      acc.pattern += node.text;
       acc.problem ??= `\`${node.text}\` is shell syntax the analyser does not accept`;
   }
 }
 
 export function readWord(node: Node): Word {
-  const acc: Acc = { value: '', shape: '', plain: true, dynamic: false, procSub: false, subs: [] };
+  const acc: Acc = { value: '', shape: '', pattern: '', plain: true, dynamic: false, procSub: false, subs: [] };
   addPart(acc, node);
   const shape = acc.shape;
   // Only a word that is exactly `<(…)` / `>(…)` becomes a /dev/fd path; mixed with text it is just dynamic.
@@ -130,6 +143,7 @@ export function readWord(node: Node): Word {
     dynamic: acc.dynamic,
     procSub: acc.procSub,
     glob: /[*?[]/.test(shape),
+    pattern: acc.pattern,
     leadingGlob: /^[*?[]/.test(shape),
     // Bash also expands a tilde after `=` or `:` in words that look like assignments.
     tilde: /(^|[=:])~/.test(shape),

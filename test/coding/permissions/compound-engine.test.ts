@@ -104,7 +104,7 @@ describe('compound Bash lines', () => {
   const POOLS = {
     readOnly: ['ls', 'git status', 'cat README.md', 'wc -l notes.txt', 'echo hi', 'git log --oneline'],
     allowed: ['rm x', 'touch made.txt', 'npm install', 'mkdir d'],
-    shell: ['cd sub'],
+    shell: ['cd /etc'],
     unknown: ['curl example.com', 'cp a b', 'make build'],
     denied: ['git push origin main', 'chmod 777 x', 'head -1 denied.txt'],
     asked: ['git commit -m x', 'tail -1 asked.txt'],

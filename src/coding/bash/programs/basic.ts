@@ -1,5 +1,7 @@
 // Programs whose arguments are data, not files: printing, identity, time, names.
-import type { Invocation, ProgramSpec } from '../program.js';
+import { isSecretVariable } from '../expansions.js';
+import type { Invocation, ProgramContext, ProgramSpec } from '../program.js';
+import { isSecretValue } from '../secrets.js';
 
 const data = (spec: ProgramSpec = {}): ProgramSpec => ({ operands: 'data', ...spec });
 const none = (spec: ProgramSpec = {}): ProgramSpec => ({ ...spec, maxOperands: { count: 0, why: 'takes no operands' } });
@@ -25,7 +27,29 @@ const shortSleep = (inv: Invocation): string | undefined => {
   return total > 3600 ? `\`sleep\` for more than an hour is as good as never ending` : undefined;
 };
 
+/** Named variables only (all of them may hold secrets), none named or valued like a credential. */
+function checkPrintenv(inv: Invocation, ctx: ProgramContext): string | undefined {
+  if (inv.operands.length === 0) return '`printenv` prints the whole environment, which may hold secrets';
+  for (const w of inv.operands) {
+    if (isSecretVariable(w.value) || isSecretValue(ctx.scope.view.env(w.value) ?? '')) return `\`$${w.value}\` may hold a secret`;
+  }
+  return undefined;
+}
+
+/**
+ * `cd DIR` into a folder of the workspace (its path checked like any operand); the walk then
+ * judges later commands from there too. Refused: no operand or `-` (home, the previous folder),
+ * and a relative name while CDPATH is set (bash would look it up there first).
+ */
+function checkCd(inv: Invocation, ctx: ProgramContext): string | undefined {
+  const dir = inv.operands[0];
+  if (!dir || dir.value === '-' || dir.value === '') return '`cd` without a folder goes to the home or previous folder';
+  if (ctx.scope.view.env('CDPATH') && !/^\.{0,2}(\/|$)/.test(dir.value)) return '`cd` looks the folder up in CDPATH first';
+  return undefined;
+}
+
 export const BASIC: Record<string, ProgramSpec> = {
+  cd: { short: 'LP', maxOperands: { count: 1, why: 'takes one folder' }, check: checkCd },
   echo: { noOptions: true, operands: 'data', dynamicArgs: true },
   true: { noOptions: true, operands: 'data', dynamicArgs: true },
   false: { noOptions: true, operands: 'data', dynamicArgs: true },
@@ -92,8 +116,10 @@ export const BASIC: Record<string, ProgramSpec> = {
   locale: data({ short: 'amckv', long: ['all-locales', 'charmaps', 'category-name', 'keyword-name', 'verbose'] }),
   tty: none({ short: 's', long: ['silent', 'quiet'] }),
   getconf: data({ short: 'a', long: ['all'] }),
-  basename: data({ short: 'as:z', long: ['multiple', 'suffix=', 'zero'] }),
-  dirname: data({ short: 'z', long: ['zero'] }),
+  // Names only: a run-time value (`basename "$PWD"`) is printed, never opened.
+  basename: data({ short: 'as:z', long: ['multiple', 'suffix=', 'zero'], dynamicArgs: true }),
+  dirname: data({ short: 'z', long: ['zero'], dynamicArgs: true }),
+  printenv: data({ short: '0', long: ['null'], check: checkPrintenv }),
   numfmt: data({
     short: 'd:z',
     long: [

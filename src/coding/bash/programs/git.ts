@@ -221,6 +221,21 @@ const listOnly =
   (inv: Invocation): string | undefined =>
     inv.operands.length === 0 || hasOption(inv, '-l', '--list') ? undefined : why;
 
+/** `section.key` or `section.sub.key`: `git config NAME` with nothing else only prints it. */
+const CONFIG_KEY = /^[A-Za-z][\w-]*(?:\.[^\s=]+)?\.[A-Za-z][\w-]*$/;
+/** Keys whose values are credentials (`http.extraHeader: Authorization: …`, `*.password`, `github.token`). */
+const SECRET_CONFIG_KEY = /token|pass|secret|extraheader|auth|cookie|credential|key$/i;
+
+function checkConfig(inv: Invocation): string | undefined {
+  const [first, ...rest] = inv.operands.map((w) => w.value);
+  const reads = hasOption(inv, '--get', '--get-all', '--get-regexp', '--get-urlmatch', '-l') || first === 'get' || first === 'list';
+  // A bare key reads the merged config; with a scope or file option it would read that file alone (outside, for --global).
+  const bare = inv.options.length === 0 && rest.length === 0 && CONFIG_KEY.test(first ?? '');
+  const key = first === 'get' ? rest[0] : reads || bare ? first : undefined;
+  if (!reads && key === undefined) return 'without --get or --list, or with more than a key name, changes configuration';
+  return key !== undefined && SECRET_CONFIG_KEY.test(key) ? `\`${key}\` may hold a credential` : undefined;
+}
+
 const SUBCOMMANDS: Record<string, ProgramSpec> = {
   log: LOG,
   show: LOG,
@@ -585,10 +600,7 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
     ],
     alias: { '--list': '-l', '--file': '-f' },
     pathOptions: ['-f'],
-    check: (inv) =>
-      hasOption(inv, '--get', '--get-all', '--get-regexp', '--get-urlmatch', '-l') || ['get', 'list'].includes(inv.operands[0]?.value ?? '')
-        ? undefined
-        : 'without --get or --list changes configuration',
+    check: checkConfig,
   },
   remote: {
     short: 'v',
@@ -613,6 +625,13 @@ const SUBCOMMANDS: Record<string, ProgramSpec> = {
     short: 'vz',
   },
   version: { long: ['build-options'] },
+  cherry: { short: 'v', long: ['abbrev=?'] },
+  // `git submodule` alone is `status`; it runs git in each submodule, whose config the config check also reads.
+  submodule: {
+    short: 'q',
+    long: ['quiet', 'cached', 'recursive'],
+    check: (inv) => (['status', undefined].includes(inv.operands[0]?.value) ? undefined : 'changes or updates submodules'),
+  },
 };
 
 /** Operands that leave the repository (absolute, ~, `..` climbing) are checked as paths; revisions are not paths. */

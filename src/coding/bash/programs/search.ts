@@ -1,7 +1,5 @@
 // Search programs: grep, ripgrep, fd and find. The pattern operand is data, the rest are paths.
-import { checkPath } from '../paths.js';
 import { hasOption, type ProgramSpec } from '../program.js';
-import type { Word } from '../types.js';
 
 const GREP: ProgramSpec = {
   numeric: true,
@@ -233,119 +231,6 @@ const FD: ProgramSpec = {
   metadata: true,
 };
 
-/** find's expression: primaries and how many arguments each takes. */
-const FIND_PRIMARIES: Record<string, 0 | 1 | 'path'> = {
-  '-print': 0,
-  '-print0': 0,
-  '-ls': 0,
-  '-quit': 0,
-  '-true': 0,
-  '-false': 0,
-  '-not': 0,
-  '!': 0,
-  '-a': 0,
-  '-and': 0,
-  '-o': 0,
-  '-or': 0,
-  '(': 0,
-  ')': 0,
-  ',': 0,
-  '-prune': 0,
-  '-depth': 0,
-  '-d': 0,
-  '-follow': 0,
-  '-xdev': 0,
-  '-mount': 0,
-  '-noleaf': 0,
-  '-daystart': 0,
-  '-empty': 0,
-  '-readable': 0,
-  '-writable': 0,
-  '-executable': 0,
-  '-nouser': 0,
-  '-nogroup': 0,
-  '-ignore_readdir_race': 0,
-  '-noignore_readdir_race': 0,
-  '-name': 1,
-  '-iname': 1,
-  '-path': 1,
-  '-ipath': 1,
-  '-wholename': 1,
-  '-iwholename': 1,
-  '-regex': 1,
-  '-iregex': 1,
-  '-lname': 1,
-  '-ilname': 1,
-  '-type': 1,
-  '-xtype': 1,
-  '-size': 1,
-  '-mtime': 1,
-  '-mmin': 1,
-  '-atime': 1,
-  '-amin': 1,
-  '-ctime': 1,
-  '-cmin': 1,
-  '-used': 1,
-  '-perm': 1,
-  '-user': 1,
-  '-group': 1,
-  '-uid': 1,
-  '-gid': 1,
-  '-links': 1,
-  '-inum': 1,
-  '-maxdepth': 1,
-  '-mindepth': 1,
-  '-fstype': 1,
-  '-regextype': 1,
-  '-printf': 1,
-  '-context': 1,
-  '-newer': 'path',
-  '-anewer': 'path',
-  '-cnewer': 'path',
-  '-samefile': 'path',
-};
-const FIND_UNSAFE: Record<string, string> = {
-  '-exec': 'runs a command',
-  '-execdir': 'runs a command',
-  '-ok': 'runs a command',
-  '-okdir': 'runs a command',
-  '-delete': 'deletes files',
-  '-fprint': 'writes to a file',
-  '-fprint0': 'writes to a file',
-  '-fprintf': 'writes to a file',
-  '-fls': 'writes to a file',
-  // The list file is checked, but the starting points named in it are not: they may be anywhere.
-  '-files0-from': 'walks the folders named in a list file, which may be outside the workspace',
-};
-
-/** find prints names and metadata only (no primary reads contents), so secret names are fine. */
-function checkFind(args: readonly Word[], scope: Parameters<typeof checkPath>[1]): string | undefined {
-  let i = 0;
-  // Leading options: -H -L -P, -D debugopts, -Olevel.
-  while (i < args.length && /^-([HLP]|D|O\d*)$/.test(args[i].value)) i += args[i].value === '-D' ? 2 : 1;
-  for (; i < args.length && !/^[-(!),]/.test(args[i].value); i++) {
-    const problem = checkPath(args[i], scope, false);
-    if (problem) return problem;
-  }
-  for (; i < args.length; i++) {
-    const v = args[i].value;
-    const unsafe = FIND_UNSAFE[v];
-    if (unsafe) return `\`find ${v}\` ${unsafe}`;
-    // -newerXY: Y = t means a time string, otherwise a reference file.
-    const newer = /^-newer[aBcm]([aBcmt])$/.exec(v);
-    const kind = newer ? (newer[1] === 't' ? 1 : 'path') : FIND_PRIMARIES[v];
-    if (kind === undefined) return `\`find ${v}\` is not a test the analyser knows`;
-    if (kind === 0) continue;
-    const arg = args[++i];
-    if (!arg) return `\`find ${v}\` needs a value`;
-    if (kind === 'path') {
-      const problem = checkPath(arg, scope, false);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
-}
-
 export const SEARCH: Record<string, ProgramSpec> = {
   grep: GREP,
   egrep: GREP,
@@ -353,5 +238,4 @@ export const SEARCH: Record<string, ProgramSpec> = {
   rg: RG,
   fd: FD,
   fdfind: FD,
-  find: { noOptions: true, operands: 'data', check: (inv, ctx) => checkFind(inv.args, ctx.scope) },
 };

@@ -3,14 +3,16 @@ import type { ProgramSpec } from '../program.js';
 import { AWKS } from './awk.js';
 import { BASIC } from './basic.js';
 import { FILES } from './files.js';
+import { FIND } from './find.js';
 import { GIT } from './git.js';
+import { JQ } from './jq.js';
 import { SEARCH } from './search.js';
 import { SED } from './sed.js';
 import { TOOLS } from './tools.js';
 import { WRAPPERS } from './wrappers.js';
 
 export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = new Map(
-  Object.entries({ ...BASIC, ...FILES, ...SEARCH, ...GIT, ...SED, ...AWKS, ...WRAPPERS, ...TOOLS }),
+  Object.entries({ ...BASIC, ...FILES, ...SEARCH, ...GIT, ...SED, ...AWKS, ...WRAPPERS, ...TOOLS, ...JQ, ...FIND }),
 );
 
 /** Why well-known programs are not read-only, for clearer messages than "unknown program". */
@@ -48,7 +50,7 @@ export const KNOWN_UNSAFE: Readonly<Record<string, string>> = Object.fromEntries
     'builds, installs or runs project code',
   ]),
   ...['kill', 'pkill', 'killall', 'systemctl', 'service', 'reboot', 'shutdown'].map((n) => [n, 'stops processes or services']),
-  ...['alias', 'unalias', 'export', 'set', 'shopt', 'cd', 'pushd', 'popd', 'hash', 'enable', 'history', 'ulimit', 'umask'].map((n) => [
+  ...['alias', 'unalias', 'export', 'set', 'shopt', 'pushd', 'popd', 'hash', 'enable', 'history', 'ulimit', 'umask'].map((n) => [
     n,
     'changes the shell session',
   ]),
