@@ -38,3 +38,4 @@ export { runAgent, type RunAgentOptions } from './runtime/agent/loop.js';
 export type { AgentEvent, AgentResult, AgentStopReason } from './runtime/agent/events.js';
 export { SessionLog, readSession } from './runtime/agent/session-store.js';
 export { replaySession } from './runtime/agent/replay.js';
+export { recordToolContent } from './runtime/telemetry/tracer.js';

@@ -11,7 +11,7 @@ import type { ToolCallResult } from '../runtime/tool/types.js';
 import type { RuntimeContext, ToolCallRequest } from '../runtime/pipeline/types.js';
 import { prepareCall, type PreparedCall } from '../runtime/pipeline/prepare.js';
 import { executeCall, finalizeCall, type Execution } from '../runtime/pipeline/execute.js';
-import { withSafeEmit } from '../runtime/pipeline/runtime.js';
+import { forCallPath } from '../runtime/pipeline/runtime.js';
 import { errorContent } from '../runtime/pipeline/outcome.js';
 import { ExecutionOrder } from '../runtime/scheduler/order.js';
 
@@ -32,7 +32,7 @@ class CallGate {
 
   async run(request: ToolCallRequest, options: GatedCallOptions): Promise<ToolCallResult> {
     const signal = options.signal ?? NEVER;
-    const rt = withSafeEmit(options.approved ? { ...this.runtime, askPermission: approvedByFramework } : this.runtime);
+    const rt = forCallPath(options.approved ? { ...this.runtime, askPermission: approvedByFramework } : this.runtime);
     const prepared: Promise<PreparedCall> = this.prepareChain.then(() => prepareCall(request, rt, signal));
     this.prepareChain = prepared;
     const call = await prepared;

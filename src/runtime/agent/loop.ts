@@ -13,6 +13,7 @@ import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage, UserMe
 import { INTERRUPTED, pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
 import { endOfReply, isCompleteJSON, releaseHeld, type HeldCall } from './cutoff.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { agentSpanAttributes, inSpan, startChatSpan } from '../telemetry/agent-spans.js';
 
 export interface ToolSelection {
   tools: AnyTool[];
@@ -55,7 +56,12 @@ interface TurnOutcome {
   error?: unknown;
 }
 
-export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
+/** Runs the loop inside an `invoke_agent` span (a no-op without an OpenTelemetry SDK). */
+export function runAgent(options: RunAgentOptions): Promise<AgentResult> {
+  return inSpan('invoke_agent wield', agentSpanAttributes(options.model, options.provider.name), () => agentLoop(options));
+}
+
+async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
   const emit = (event: AgentEvent): void => options.onEvent?.(event);
   const rt: RuntimeContext = {
     ...options.rt,
@@ -94,7 +100,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     turns++;
     const lastTurn = turns >= maxTurns;
     emit({ type: 'turn_start', turn: turns });
-    const outcome = await runTurn(options, rt, messages, seenIds, emit);
+    const outcome = await inSpan(`turn ${turns}`, { 'wield.turn': turns }, () => runTurn(options, rt, messages, seenIds, emit));
     if (outcome.assistant.content.length > 0) {
       messages.push(outcome.assistant);
       emit({ type: 'assistant_message', message: outcome.assistant });
@@ -163,6 +169,7 @@ async function runTurn(
   let stopReason: StopReason = 'other';
   let usage: Usage | undefined;
   let error: unknown;
+  const chat = startChatSpan(options.model, options.provider.name, options.maxTokens);
   try {
     const stream = options.provider.stream(
       { model: options.model, system, messages: [...messages], tools: specs, maxTokens: options.maxTokens },
@@ -189,8 +196,10 @@ async function runTurn(
         usage = event.usage;
       }
     }
+    chat.end(stopReason, usage);
   } catch (caught) {
     error = caught;
+    chat.fail(caught);
     turnAbort.abort(caught);
   }
   // After a failed stream the held calls stay unrun: they get the model-failed result below.

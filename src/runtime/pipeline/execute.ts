@@ -5,6 +5,7 @@ import { applyBudget } from '../results/budget.js';
 import type { RuntimeContext } from './types.js';
 import type { PreparedCall, ReadyCall } from './prepare.js';
 import { errorContent, messageOf } from './outcome.js';
+import { reportHooks } from './hook-outcome.js';
 
 /** What running a ready call produced, before mapping. */
 export type Execution = { ok: true; output: unknown } | { ok: false; result: ToolResultContent };
@@ -42,7 +43,9 @@ export async function finalizeCall(
       const { tool } = prepared;
       content = tool.toModel(execution.output, { maxChars: tool.maxResultChars });
       display = tool.toDisplay?.(execution.output);
-      content = await applyBudget(content, tool.maxResultChars, rt.session, toolName);
+      content = await applyBudget(content, tool.maxResultChars, rt.session, toolName, (spill) =>
+        rt.emit?.({ type: 'result_budgeted', toolUseId: request.id, toolName, ...spill }),
+      );
     } catch (error) {
       content = errorContent(`${toolName} ran, but its result could not be prepared for you (${messageOf(error)}).`);
     }
@@ -81,6 +84,7 @@ async function postHooks(call: ReadyCall, content: ToolResultContent, rt: Runtim
       },
       signal,
     );
+    reportHooks(rt, call.request.id, call.tool.name, 'PostToolUse', hooks);
     if (hooks.replaceResult) content = hooks.replaceResult;
     if (hooks.block) extra.push(`A PostToolUse hook flagged this result: ${hooks.block.reason}`);
     if (hooks.additionalContext) extra.push(hooks.additionalContext);

@@ -6,6 +6,7 @@ import type { AnyTool, PermissionCheck, ToolContext, ToolResultContent } from '.
 import { runHooks } from '../hooks/run.js';
 import type { PermissionDecision, RuntimeContext, ToolEvent } from './types.js';
 import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
+import { reportHooks } from './hook-outcome.js';
 import type { ToolInput } from './parse.js';
 
 const USER_DECLINED = 'the user declined: ';
@@ -126,6 +127,7 @@ async function resolveAsk(
     },
     signal,
   );
+  reportHooks(rt, toolUseId, tool.name, 'PermissionRequest', hooks);
   // Exit code 2 (or `continue: false`) denies, as in Claude Code.
   if (hooks.block)
     return {

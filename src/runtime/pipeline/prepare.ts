@@ -7,6 +7,7 @@ import { lookupTool } from './lookup.js';
 import { parseArguments, type ToolInput } from './parse.js';
 import { validateArguments } from './validate.js';
 import { decidePermission } from './permission.js';
+import { reportHooks } from './hook-outcome.js';
 import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
 
 export interface ReadyCall {
@@ -68,6 +69,7 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
       },
       signal,
     );
+    reportHooks(rt, request.id, tool.name, 'PreToolUse', hooks);
     if (hooks.block) return settle(errorContent(`Blocked by a PreToolUse hook: ${hooks.block.reason}`), tool);
     if (hooks.permissionDecision === 'deny') {
       return settle(errorContent(`Denied by a PreToolUse hook: ${hooks.permissionDecisionReason ?? 'no reason given'}`), tool);

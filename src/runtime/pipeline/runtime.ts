@@ -1,6 +1,7 @@
 // Builds the RuntimeContext the pipeline needs from a registry and a session.
 import type { RuntimeContext } from './types.js';
 import type { ToolRegistry } from '../registry/registry.js';
+import { withToolSpans } from '../telemetry/tool-spans.js';
 
 export type RuntimeOptions = Omit<RuntimeContext, 'resolveTool' | 'toolNames'> & { registry: ToolRegistry };
 
@@ -11,6 +12,11 @@ export function createRuntime(options: RuntimeOptions): RuntimeContext {
     resolveTool: (name) => registry.get(name),
     toolNames: () => registry.names(),
   };
+}
+
+/** The runtime as the call path uses it: each call traced (telemetry/tool-spans.ts), events best-effort. */
+export function forCallPath(rt: RuntimeContext): RuntimeContext {
+  return withSafeEmit(withToolSpans(rt));
 }
 
 /** A UI callback that throws must never break the call path: events are best-effort. */

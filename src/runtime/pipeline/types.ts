@@ -113,6 +113,19 @@ export type ToolEvent =
       decision: PermissionDecision;
       by: 'policy' | 'user' | 'hook' | 'no-tty';
     }
+  | {
+      type: 'hook_outcome';
+      toolUseId: string;
+      toolName: string;
+      event: 'PreToolUse' | 'PermissionRequest' | 'PostToolUse';
+      /** What the matching hooks did, the strongest first: blocked, decided, rewrote the input, replaced the result, added context, or only failed. */
+      outcome: 'block' | 'allow' | 'ask' | 'deny' | 'rewrite' | 'replace' | 'context' | 'failed';
+      reason?: string;
+      /** Hooks that failed to run (they never block). */
+      errors: string[];
+    }
+  /** The result was over the tool's budget: the model got head and tail, the whole text is in `file`. */
+  | { type: 'result_budgeted'; toolUseId: string; toolName: string; totalChars: number; keptChars: number; file: string }
   | { type: 'tool_end'; toolUseId: string; toolName: string; result: ToolCallResult };
 
 /** Everything a call needs from its surroundings. */

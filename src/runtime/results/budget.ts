@@ -48,15 +48,23 @@ export function truncationMarker(cut: HeadTail, totalChars: number, file: string
   );
 }
 
+/** What a cut kept and where the whole text went. */
+export interface SpillReport {
+  file: string;
+  totalChars: number;
+  keptChars: number;
+}
+
 /**
  * Keeps a result within maxChars of text. Several text blocks are budgeted together: if they
- * exceed it, their joined text is spilled and replaced by one head+tail block.
+ * exceed it, their joined text is spilled and replaced by one head+tail block (`onSpill` hears of it).
  */
 export async function applyBudget(
   result: ToolResultContent,
   maxChars: number,
   session: SessionState,
   label: string,
+  onSpill?: (spill: SpillReport) => void,
 ): Promise<ToolResultContent> {
   const texts = result.content.filter((block): block is Extract<ContentBlock, { type: 'text' }> => block.type === 'text');
   const total = texts.reduce((sum, block) => sum + block.text.length, 0);
@@ -66,6 +74,7 @@ export async function applyBudget(
   const cut = splitHeadTail(joined, Math.max(maxChars - MARKER_ROOM, Math.floor(maxChars / 2))) as HeadTail;
   const file = await spillText(session, joined, label);
   const text = cut.head + truncationMarker(cut, joined.length, file) + cut.tail;
+  onSpill?.({ file, totalChars: joined.length, keptChars: text.length });
   const images = result.content.filter((block) => block.type !== 'text');
   return { ...result, content: [{ type: 'text', text }, ...images] };
 }

@@ -6,7 +6,7 @@ import type { RuntimeContext, ToolCallRequest } from '../pipeline/types.js';
 import { prepareCall, type PreparedCall, type ReadyCall } from '../pipeline/prepare.js';
 import { executeCall, finalizeCall, INTERRUPTED, type Execution } from '../pipeline/execute.js';
 import { errorContent, messageOf } from '../pipeline/outcome.js';
-import { withSafeEmit } from '../pipeline/runtime.js';
+import { forCallPath } from '../pipeline/runtime.js';
 import { ExecutionOrder } from './order.js';
 
 export { DEFAULT_MAX_CONCURRENCY, isConcurrencySafeCall } from './order.js';
@@ -26,7 +26,7 @@ export interface Batch {
 }
 
 export function createBatch(runtime: RuntimeContext, options: BatchOptions): Batch {
-  const rt = withSafeEmit(runtime);
+  const rt = forCallPath(runtime);
   const { signal } = options;
   const order = new ExecutionOrder(options.maxConcurrency);
   const committed: ToolCallResult[] = [];
