@@ -13,6 +13,8 @@ await build({
     mcp: 'src/runtime/mcp/index.ts',
     search: 'src/runtime/search/index.ts',
     'ai-sdk': 'src/adapters/ai-sdk.ts',
+    'openai-agents': 'src/adapters/openai-agents.ts',
+    langchain: 'src/adapters/langchain.ts',
   },
   ...bundleOptions,
   outdir: 'dist',

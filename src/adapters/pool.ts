@@ -17,7 +17,7 @@ export function selectTools(runtime: RuntimeContext, names: readonly string[] | 
     return runtime
       .toolNames()
       .map((name) => runtime.resolveTool(name))
-      .filter((tool): tool is AnyTool => tool !== undefined && enabled(tool));
+      .filter((tool): tool is AnyTool => tool !== undefined && isToolEnabled(tool));
   }
   return names.map((name) => {
     const tool = runtime.resolveTool(name);
@@ -26,7 +26,8 @@ export function selectTools(runtime: RuntimeContext, names: readonly string[] | 
   });
 }
 
-function enabled(tool: AnyTool): boolean {
+/** A tool's isEnabled(), false when it throws. */
+export function isToolEnabled(tool: AnyTool): boolean {
   try {
     return tool.isEnabled();
   } catch {

@@ -17,4 +17,19 @@ describe('examples', () => {
     expect(out).toContain('todo.md: "- ship"');
     expect(out).toMatch(/^answer: Wrote notes\.md and todo\.md\.$/m);
   });
+
+  it('openai-agents.mjs: an edit that asks pauses the run, is approved, and lands', () => {
+    const out = runExample('examples/openai-agents.mjs');
+    expect(out).toMatch(/^approval asked: Edit \{"file_path": "README\.md"/m);
+    expect(out).toContain('README.md: "Hello world\\n"');
+    expect(out).toMatch(/^answer: Fixed the typo\.$/m);
+  });
+
+  it('langchain.mjs: parallel calls of one step, one written, one refused by the path guard', () => {
+    const out = runExample('examples/langchain.mjs');
+    expect(out).toMatch(/^w1 success: Created plan\.md/m);
+    expect(out).toMatch(/^w2 error: Permission denied for Write: .*outside the workspace/m);
+    expect(out).toContain('plan.md: "1. ship\\n"');
+    expect(out).toMatch(/^answer: Saved the plan\.$/m);
+  });
 });
