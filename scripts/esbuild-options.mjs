@@ -4,8 +4,15 @@
 // These stay external because they find files next to themselves at run time (WASM grammars,
 // the ripgrep binary), generate code that requires their own files (Ajv), or are heavy and
 // only loaded when used (the MCP SDK, turndown's DOM). The adapters' frameworks are the user's
-// own peer dependencies: their copy must be the one the adapter talks to.
+// own peer dependencies: their copy must be the one the adapter talks to. The OpenTelemetry SDK
+// loads only when trace export is on; bundled into a split chunk, a CommonJS package's named
+// exports would sit under `default` (the runtime's @opentelemetry/api is bundled: it is small,
+// always loaded, and shares the SDK's state through its global registry).
 export const externalPackages = [
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/resources',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/exporter-trace-otlp-http',
   'ai',
   'ai/*',
   '@openai/agents',

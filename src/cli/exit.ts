@@ -1,6 +1,7 @@
 // Output and exit that never lose buffered output: process.exit() right after a large write to
 // a pipe would cut it off, so writes are awaited first.
 import { SetupError } from './setup-error.js';
+import { stopTraceExport } from './tracing.js';
 
 export function writeOut(text: string): Promise<void> {
   return new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
@@ -19,6 +20,7 @@ export function reportFailure(error: unknown): number {
 }
 
 export async function exitWith(code: number): Promise<never> {
+  await stopTraceExport();
   await writeOut('');
   process.exit(code);
 }

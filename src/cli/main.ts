@@ -9,6 +9,7 @@ import { register as registerCheck } from './commands/check.js';
 import { register as registerMcp } from './commands/mcp.js';
 import { register as registerSandbox } from './commands/sandbox.js';
 import { register as registerSearch } from './commands/search.js';
+import { startTraceExport } from './tracing.js';
 
 const VERSION = '0.1.0';
 
@@ -126,4 +127,6 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// Only when OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT is set: the OpenTelemetry SDK loads then, not otherwise.
+await startTraceExport(process.env, VERSION);
 await buildProgram().parseAsync(process.argv);
