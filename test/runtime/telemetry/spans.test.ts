@@ -7,6 +7,7 @@ import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@o
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { toAISDKTools } from '../../../src/adapters/ai-sdk.js';
 import { runAgent } from '../../../src/runtime/agent/loop.js';
 import { runBatch } from '../../../src/runtime/scheduler/batch.js';
 import { recordToolContent } from '../../../src/runtime/telemetry/tracer.js';
@@ -113,6 +114,21 @@ describe('execute_tool spans', () => {
     await runBatch([{ id: 'on', name: 'Write', input: { file_path: 'b.txt', content: 'shown' } }], ws.runtime, { signal });
     expect(toolSpan('on').attributes['gen_ai.tool.call.arguments']).toContain('shown');
     expect(toolSpan('on').attributes['gen_ai.tool.call.result']).toContain('b.txt');
+  });
+});
+
+describe('through an adapter', () => {
+  it("a framework's call gets its execute_tool span, a child of the framework's active span", async () => {
+    ws = makeWorkspace();
+    const write = toAISDKTools(ws.runtime).Write;
+    const parent = trace.getTracer('framework').startSpan('framework step');
+    await context.with(trace.setSpan(context.active(), parent), () =>
+      write.execute?.({ file_path: 'f.txt', content: 'f' }, { toolCallId: 'fw1', messages: [] }),
+    );
+    parent.end();
+    expect(readFileSync(ws.file('f.txt'), 'utf8')).toBe('f');
+    expect(toolSpan('fw1').parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+    expect(toolSpan('fw1').attributes['wield.permission.decision']).toBe('allow');
   });
 });
 
