@@ -2,6 +2,7 @@
 import type { RuntimeContext } from './types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { withToolSpans } from '../telemetry/tool-spans.js';
+import { tracingOn } from '../telemetry/tracer.js';
 
 export type RuntimeOptions = Omit<RuntimeContext, 'resolveTool' | 'toolNames'> & { registry: ToolRegistry };
 
@@ -14,9 +15,9 @@ export function createRuntime(options: RuntimeOptions): RuntimeContext {
   };
 }
 
-/** The runtime as the call path uses it: each call traced (telemetry/tool-spans.ts), events best-effort. */
+/** The runtime as the call path uses it: each call traced when an OpenTelemetry SDK is on (telemetry/tool-spans.ts), events best-effort. */
 export function forCallPath(rt: RuntimeContext): RuntimeContext {
-  return withSafeEmit(withToolSpans(rt));
+  return withSafeEmit(tracingOn() ? withToolSpans(rt) : rt);
 }
 
 /** A UI callback that throws must never break the call path: events are best-effort. */
