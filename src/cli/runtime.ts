@@ -2,11 +2,10 @@
 // ToolSearch) → policy and hooks → RuntimeContext. Heavy modules load here, on first use.
 import type { WieldSettings } from '../coding/settings/load.js';
 import { loadCliSettings } from './settings.js';
-import { createPolicy, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
+import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
-import { createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../coding/sandbox/index.js';
+import { autoAllowsBash, createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../coding/sandbox/index.js';
 import { loadBashAnalyzer } from '../coding/bash/index.js';
-import { bashAnalysisOf, type BashInput } from '../coding/tools/bash.js';
 import { ToolRegistry } from '../runtime/registry/registry.js';
 import { createRuntime } from '../runtime/pipeline/runtime.js';
 import type { AskPermission, RuntimeContext } from '../runtime/pipeline/types.js';
@@ -19,7 +18,7 @@ import { createToolSearchTool } from '../runtime/search/tool.js';
 import { loadMcpConfigs, type LoadedMcpConfigs } from '../runtime/mcp/load.js';
 import type { McpManager } from '../runtime/mcp/manager.js';
 import type { DeferralOptions } from '../runtime/search/defer.js';
-import { sessionArtefactsDir } from '../runtime/agent/session-store.js';
+import { sessionArtefactsDir, wieldHome } from '../runtime/agent/session-store.js';
 import type { CliFlags } from './options.js';
 
 export interface CliRuntimeOptions {
@@ -72,11 +71,11 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     readDenied: readDenyPredicate(settings.permissions.deny, home),
   });
   session.dir = sessionArtefactsDir(session.id, env);
-  const sandbox = settings.sandbox.enabled ? await sandboxFor(settings, session, home, notices) : undefined;
+  const sandbox = await sandboxFor(settings, session, home, [wieldHome(env)], notices);
 
-  const registry = new ToolRegistry();
-  for (const tool of builtinTools({ bash: { wrap: sandbox?.wrap, explainFailure: sandbox && explainSandboxFailure } }))
-    registry.register(tool);
+  // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
+  const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
+  for (const tool of builtinTools({ bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure } })) registry.register(tool);
   // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable. It
   // syncs when searched, not on every change: a server registering 2,000 tools one by one would
   // otherwise re-sync the whole pool 2,000 times.
@@ -84,14 +83,14 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   let indexStale = true;
   registry.register(
     createToolSearchTool(() => {
-      if (indexStale) index.sync(registry.all());
+      if (indexStale) index.sync(registry.pool());
       indexStale = false;
       return index;
     }),
   );
   const stopSync = registry.onChange(() => (indexStale = true));
 
-  const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox?.option });
+  const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox.option });
 
   const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env });
   notices.push(...mcpConfigs.notes, ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`));
@@ -142,20 +141,21 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   };
 }
 
-/** The Bash wrapper and the policy's view of the sandbox; an unusable sandbox is said, not hidden. */
+/**
+ * The Bash wrapper and the policy's view of the sandbox. The wrapper is there even with the
+ * sandbox off: commands that run without asking are contained wherever bubblewrap works. An
+ * unusable sandbox that settings turn on is said, not hidden.
+ */
 async function sandboxFor(
   settings: WieldSettings,
   session: SessionState,
   home: string,
+  wieldHomes: string[],
   notices: string[],
-): Promise<{ wrap: SandboxWrap; option: SandboxOption }> {
+): Promise<{ wrap: SandboxWrap; option?: SandboxOption }> {
+  const wrap = createSandboxWrap(settings.sandbox, session, { home, wieldHomes });
+  if (!settings.sandbox.enabled) return { wrap };
   const status = await sandboxStatus(settings.sandbox);
   if (!status.available) notices.push(`sandbox unavailable: ${status.reason}; Bash commands will ask before running`);
-  return {
-    wrap: createSandboxWrap(settings.sandbox, session, {
-      home,
-      isReadOnly: (input) => bashAnalysisOf(input as BashInput).readOnly,
-    }),
-    option: { autoAllowBash: settings.sandbox.autoAllowBash ?? true, available: status.available },
-  };
+  return { wrap, option: { autoAllowBash: autoAllowsBash(settings.sandbox), available: status.available } };
 }

@@ -35,11 +35,11 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
   ]);
   await loadBashAnalyzer();
   const session = createSession({ cwd, roots: ws.roots, readDenied: readDenyPredicate(settings.permissions.deny, ws.home) });
-  let sandbox: { autoAllowBash: boolean; available: boolean } | undefined;
-  if (settings.sandbox.enabled && settings.sandbox.autoAllowBash) {
-    const { sandboxStatus } = await import('../../coding/sandbox/index.js');
-    sandbox = { autoAllowBash: true, available: (await sandboxStatus(settings.sandbox)).available };
-  }
+  const { autoAllowsBash, sandboxStatus } = await import('../../coding/sandbox/index.js');
+  // The same view of the sandbox as a session's (cli/runtime.ts): auto-allow only when opted in.
+  const sandbox = autoAllowsBash(settings.sandbox)
+    ? { autoAllowBash: true, available: (await sandboxStatus(settings.sandbox)).available }
+    : undefined;
   const tool = bashTool();
   const input = { command };
   const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'check', onProgress: () => {} };

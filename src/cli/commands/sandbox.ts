@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { access, constants } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../coding/sandbox/index.js';
+import { autoAllowsBash, sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../coding/sandbox/index.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 
@@ -30,7 +30,12 @@ export function register(program: Command): void {
       const flags = status.optsWithGlobals<CliFlags>();
       const settings = await sandboxSettings(flags);
       const s = await sandboxStatus(settings);
-      const report = { ...s, enabled: settings.enabled === true, autoAllowBash: settings.autoAllowBash === true };
+      const report = {
+        ...s,
+        enabled: settings.enabled === true,
+        autoAllowBash: autoAllowsBash(settings),
+        contain: settings.contain !== false,
+      };
       await writeOut(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatSandboxStatus(report));
       return s.available ? 0 : 1;
     }),
@@ -60,14 +65,26 @@ async function sandboxSettings(flags: CliFlags): Promise<SandboxSettings> {
   return loaded.settings.sandbox;
 }
 
-export function formatSandboxStatus(report: SandboxStatus & { enabled: boolean; autoAllowBash: boolean }): string {
+export interface SandboxReport extends SandboxStatus {
+  enabled: boolean;
+  autoAllowBash: boolean;
+  contain: boolean;
+}
+
+export function formatSandboxStatus(report: SandboxReport): string {
   const lines = [
     `sandbox: ${report.available ? 'available' : 'UNAVAILABLE'}${report.available ? `, ${report.enabled ? 'on' : 'off (turn on with --sandbox or "sandbox": {"enabled": true})'}` : ''}`,
     `  ${report.reason}`,
   ];
   if (report.available) {
+    // The same three answers the permission engine and the Bash tool act on (profileFor, autoAllowsBash).
     lines.push(
-      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : 'ask as usual'}`,
+      `  Bash calls that run without asking (read-only, or allowed by a rule): ${report.contain ? 'contained: nothing writable but a private temp folder, no network, secrets hidden' : report.enabled ? 'sandboxed (sandbox.contain is false)' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
+      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : `ask as usual; once approved they run ${report.enabled ? 'sandboxed' : 'unsandboxed'}`}`,
+    );
+  } else {
+    lines.push(
+      '  Bash calls: nothing is contained; the analyser resolves the paths and globs a command names before allowing it, and everything else asks',
     );
   }
   const features = Object.entries(report.features).map(([name, ok]) => `${name} ${ok ? 'yes' : 'no'}`);

@@ -3,64 +3,11 @@
 import path from 'node:path';
 import { expandGlob, MAX_GLOB_MATCHES } from './glob.js';
 import type { PathScope, Word } from './types.js';
+import { CREDENTIAL_DIRS, CREDENTIAL_NAMES } from '../permissions/credentials.js';
 
-/** Names of files and folders that hold credentials; never auto-read. `*` is the only wildcard. */
-const SECRET_NAMES = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.kube',
-  '.docker',
-  '.azure',
-  '.password-store',
-  '.env',
-  '.env.*',
-  '.envrc',
-  '*.env',
-  '.netrc',
-  '.pgpass',
-  '.git-credentials',
-  'credentials',
-  'credentials.*',
-  '.npmrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.htpasswd',
-  '.vault-token',
-  '.boto',
-  '.s3cfg',
-  '.my.cnf',
-  '.terraformrc',
-  '.dockercfg',
-  'shadow',
-  'gshadow',
-  'sudoers',
-  '*.pem',
-  '*.key',
-  '*.p12',
-  '*.pfx',
-  '*.ppk',
-  '*.keystore',
-  '*.jks',
-  '*.kdbx',
-  'id_rsa*',
-  'id_dsa*',
-  'id_ecdsa*',
-  'id_ed25519*',
-  'secrets.*',
-  '*.secret',
-  '*.secrets',
-  '*.tfstate',
-  '*.tfvars',
-  'service-account*.json',
-  '.bash_history',
-  '.zsh_history',
-];
-/** Credential folders named by two segments. */
-const SECRET_DIRS = [
-  ['.config', 'gcloud'],
-  ['.config', 'gh'],
-];
+// Names of files and folders that hold credentials (never auto-read), shared with the sandbox.
+const SECRET_NAMES = CREDENTIAL_NAMES;
+const SECRET_DIRS = CREDENTIAL_DIRS;
 
 /** One character position of a glob: a literal (lower-cased), or ANY for `?` and `[…]`; STAR for `*`. */
 const ANY = '\u0000any';

@@ -293,7 +293,10 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     };
   }
   if (toolCheck.behavior === 'allow')
-    return { decision: { behavior: 'allow', reason: clause(toolCheck.message) ?? `${tool.name} allows this input` }, finalAsk: false };
+    return {
+      decision: { behavior: 'allow', reason: clause(toolCheck.message) ?? `${tool.name} allows this input`, allowedBy: 'verdict' },
+      finalAsk: false,
+    };
 
   const allowed = allowingRules(ctx.rules.allow, tool, input, parts, paths, home);
   if (allowed) {
@@ -301,14 +304,19 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     // Allowed by covering the parts (not by a rule for the whole tool): name those that needed none.
     const free = parts && allowed === parts.cover.rules ? parts.cover.free.map((i) => partText(parts.list[i])) : [];
     const rest = free.length ? `; ${free.join(', ')} ${free.length > 1 ? 'are' : 'is'} read-only` : '';
+    // Where the command would run without the rule anyway (the mode, the sandbox's auto-allow), the
+    // rule changed nothing: it runs as that would have run it.
+    const allowedBy = ctx.mode === 'bypassPermissions' || sandboxAutoAllows(ctx) ? 'mode' : 'rule';
     return {
-      decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describe).join(', ')}${rest}`, rule: text },
+      decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describe).join(', ')}${rest}`, rule: text, allowedBy },
       finalAsk: false,
     };
   }
 
-  if (readOnly) return { decision: { behavior: 'allow', reason: `${tool.name} is read-only with this input` }, finalAsk: false };
-  if (ctx.mode === 'bypassPermissions') return { decision: { behavior: 'allow', reason: 'bypassPermissions mode' }, finalAsk: false };
+  if (readOnly)
+    return { decision: { behavior: 'allow', reason: `${tool.name} is read-only with this input`, allowedBy: 'verdict' }, finalAsk: false };
+  if (ctx.mode === 'bypassPermissions')
+    return { decision: { behavior: 'allow', reason: 'bypassPermissions mode', allowedBy: 'mode' }, finalAsk: false };
   const writes = paths.filter((p) => p.access === 'write');
   if (ctx.mode === 'acceptEdits' && !parts && writes.length > 0) {
     return { decision: { behavior: 'allow', reason: 'acceptEdits mode: a file edit inside the workspace' }, finalAsk: false };
@@ -327,6 +335,17 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   };
 }
 
+const sandboxAutoAllows = (ctx: DecisionContext): boolean => ctx.sandbox?.autoAllowBash === true && ctx.sandbox.available;
+
+/**
+ * A deny rule without content (`WebFetch`, `mcp__server`, `mcp__server__tool`) refuses every call
+ * of the tool, so it is not offered at all: the registry's pool leaves it out.
+ */
+export function deniedWhole(deny: readonly Rule[]): (tool: AnyTool) => boolean {
+  const whole = deny.filter((rule) => rule.content === undefined);
+  return (tool) => whole.some((rule) => toolNameMatches(rule.tool, tool));
+}
+
 /** The whole decision for one call: base decision, hook tightening, sandbox, dontAsk. */
 export function decideCall(req: PermissionRequest, ctx: DecisionContext): PermissionDecision {
   const base = decideBase(req, ctx);
@@ -338,11 +357,11 @@ export function decideCall(req: PermissionRequest, ctx: DecisionContext): Permis
   } else if (hook?.behavior === 'ask' && decision.behavior === 'allow') {
     decision = { behavior: 'ask', reason: hookReason('a PreToolUse hook asks for approval'), suggestions: [] };
   } else if (hook?.behavior === 'allow' && base.finalAsk) {
-    return { behavior: 'allow', reason: hookReason('allowed by a PreToolUse hook') };
+    return { behavior: 'allow', reason: hookReason('allowed by a PreToolUse hook'), allowedBy: 'mode' };
   }
-  if (decision.behavior === 'ask' && base.finalAsk && hook?.behavior !== 'ask' && ctx.sandbox?.autoAllowBash && ctx.sandbox.available) {
+  if (decision.behavior === 'ask' && base.finalAsk && hook?.behavior !== 'ask' && sandboxAutoAllows(ctx)) {
     if (isShellTool(req.tool) && req.input.sandbox !== false) {
-      decision = { behavior: 'allow', reason: 'runs in the sandbox' };
+      decision = { behavior: 'allow', reason: 'runs in the sandbox', allowedBy: 'mode' };
     }
   }
   if (decision.behavior === 'ask' && ctx.mode === 'dontAsk') {

@@ -24,6 +24,21 @@ const PROTECTED_FILES = new Set([
 ]);
 
 /**
+ * What a Bash command that nobody approved may not change outside the workspace either (the
+ * sandbox's guard binds them read-only): in each home, the folders and files above and wield's
+ * user settings (which record trusted projects). `wieldHomes` are the folders holding `.wield/`.
+ */
+export function protectedOutsideWorkspace(homes: readonly string[], wieldHomes: readonly string[]): string[] {
+  const inHome = [...PROTECTED_FILES, '.ssh', path.join('.config', 'git')].filter((name) => name !== '.mcp.json');
+  return [
+    ...new Set([
+      ...homes.flatMap((home) => inHome.map((name) => path.join(home, name))),
+      ...[...homes, ...wieldHomes].map((home) => path.join(home, '.wield', 'settings.json')),
+    ]),
+  ];
+}
+
+/**
  * Why writing `absPath` is refused, or undefined when it is not protected. Compared
  * case-insensitively, since macOS and Windows file systems fold case (`.GIT/hooks` is `.git/hooks`).
  */

@@ -23,6 +23,12 @@ export interface SandboxPlan {
   deniedFiles: string[];
   /** An empty file with mode 000, so reads fail with EACCES rather than look empty. */
   deniedFileSource: string;
+  /**
+   * Only keep the protected paths read-only: the rest of the file system stays writable, the
+   * network, processes and sockets as outside (for commands nobody approved that must still not
+   * rewrite what runs later; see wrap.ts). Secrets, support and temp folders are not mounted.
+   */
+  guardOnly?: boolean;
 }
 
 /** Flags that hold for every sandboxed command. */
@@ -36,6 +42,9 @@ export const ISOLATION_FLAGS: readonly string[] = [
   '--cap-drop',
   'ALL',
 ];
+
+/** A guard-only command keeps the host's network, processes and sockets; it only loses capabilities and its terminal. */
+export const GUARD_FLAGS: readonly string[] = ['--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
 
 /** The fd bwrap reads the seccomp filter from; opened by the launcher shell below. */
 export const SECCOMP_FD = 9;
@@ -66,6 +75,7 @@ export function sandboxCommand(
 }
 
 export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], seccompFd?: number): string[] {
+  if (plan.guardOnly) return guardArgs(plan, argv);
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   // Read-only even when the session folder sits inside a writable root, so no command can
@@ -87,5 +97,16 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   args.push(...ISOLATION_FLAGS);
   if (seccompFd !== undefined) args.push('--seccomp', String(seccompFd));
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);
+  return args;
+}
+
+/** The host's own tree, writable (devices and /proc included), with the protected paths bound read-only over it. */
+function guardArgs(plan: SandboxPlan, argv: readonly string[]): string[] {
+  const args = ['--dev-bind', '/', '/'];
+  // Git folders bound onto themselves: a mount point cannot be renamed, so `.git` cannot be moved aside and rebuilt.
+  for (const dir of plan.writable) args.push('--bind', dir, dir);
+  for (const p of plan.readOnly) args.push('--ro-bind', p, p);
+  for (const dir of plan.emptyReadOnlyDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
+  args.push(...GUARD_FLAGS, '--chdir', plan.cwd, '--', ...argv);
   return args;
 }

@@ -1,9 +1,12 @@
 // Tells the model when a failed command was probably stopped by the sandbox rather than by a
 // bug, and how to escalate. Pure: the Bash tool appends the note to a sandboxed result.
+import type { SandboxProfile } from './plan.js';
 
 interface Sign {
   pattern: RegExp;
   what: string;
+  /** Also a sign when guarded (the host's file system writable, network and sockets as outside). */
+  guarded?: true;
 }
 
 // errno names as printed by Node (err.code), strerror texts as printed by coreutils/libc, and
@@ -12,11 +15,13 @@ const SIGNS: readonly Sign[] = [
   {
     pattern: /^bwrap: /m,
     what: 'the sandbox itself could not start (bubblewrap reported an error)',
+    guarded: true,
   },
   {
     // EBUSY: renaming onto or removing a protected path, which is a mount point in the sandbox.
     pattern: /Read-only file system|\bEROFS\b|Device or resource busy|\bEBUSY\b/,
     what: "a write outside the writable folders (the workspace roots and $TMPDIR) or to a protected path (git's hooks and config files such as .git/hooks, .git/config, .git/commondir; .wield/, .mcp.json) was refused",
+    guarded: true,
   },
   {
     pattern: /Permission denied|\bEACCES\b/,
@@ -47,17 +52,26 @@ const SIGNS: readonly Sign[] = [
   },
 ];
 
+const INTRO: Record<SandboxProfile, string> = {
+  sandboxed: "This command ran in the sandbox, and the failure looks like the sandbox's doing",
+  contained:
+    "This command ran without asking (proven read-only, or allowed by a rule), so it ran contained: nothing is writable but $TMPDIR, there is no network, secrets are hidden. The failure looks like the containment's doing",
+  guarded:
+    "This command ran without anyone's approval, so git's hooks and config files, .wield/, .mcp.json, shell start-up files and ~/.ssh stay read-only. The failure looks like that protection's doing",
+};
+
 /**
  * A note for the model when `output` of a failed sandboxed command looks like a sandbox denial;
  * undefined when the command succeeded or nothing points at the sandbox.
  */
-export function explainSandboxFailure(output: string, exitCode: number): string | undefined {
+export function explainSandboxFailure(output: string, exitCode: number, profile: SandboxProfile = 'sandboxed'): string | undefined {
   // A zero exit with such words in the output is usually data (grep results), not a denial.
   if (exitCode === 0) return undefined;
-  const hits = SIGNS.filter((sign) => sign.pattern.test(output)).map((sign) => sign.what);
+  const signs = profile === 'guarded' ? SIGNS.filter((sign) => sign.guarded) : SIGNS;
+  const hits = signs.filter((sign) => sign.pattern.test(output)).map((sign) => sign.what);
   if (hits.length === 0) return undefined;
   return (
-    `[sandbox] This command ran in the sandbox, and the failure looks like the sandbox's doing: ${hits.join('; ')}. ` +
+    `[sandbox] ${INTRO[profile]}: ${hits.join('; ')}. ` +
     'If the command genuinely needs this access, retry it with "sandbox": false in the Bash input; ' +
     'that run goes through the normal permission decision (the user may be asked, and it is denied when nobody can answer).'
   );

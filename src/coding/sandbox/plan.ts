@@ -10,7 +10,15 @@ import { kindOf, realOrUndefined } from './fs-probe.js';
 import { protectedGitEntries, rootGit, type ProtectedEntry } from './git-dirs.js';
 import { PROTECTED_PATHS, parseDenyRead } from './settings.js';
 
+/**
+ * `sandboxed`: the sandbox as settings make it (workspace writable). `contained`: nothing writable
+ * but the temp folder, for commands that run without asking. `guarded`: everything as outside but
+ * the protected paths, for commands nobody approved when the sandbox is off.
+ */
+export type SandboxProfile = 'sandboxed' | 'contained' | 'guarded';
+
 export interface PlanInput {
+  profile?: SandboxProfile;
   roots: readonly string[];
   /** Extra writable folders, already absolute. */
   writableRoots: readonly string[];
@@ -20,6 +28,8 @@ export interface PlanInput {
   tmpDir: string;
   deniedFileSource: string;
   home?: string;
+  /** Absolute paths outside the workspace to keep read-only when guarded, if they exist (shell start-up files, ~/.ssh…). */
+  protectedOutside?: readonly string[];
 }
 
 /** The plan plus what could not be protected, so callers never overstate the protection. */
@@ -48,17 +58,37 @@ const isUnder = (child: string, parent: string): boolean =>
   child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
 export async function planSandbox(input: PlanInput): Promise<PlanResult> {
+  const profile = input.profile ?? 'sandboxed';
   const workspace = unique(await existing([...input.roots]));
-  const roots = unique([...workspace, ...(await existing([...input.writableRoots]))]);
-  const spec = parseDenyRead(input.denyRead, input.home);
+  const roots = unique([...workspace, ...(profile === 'sandboxed' ? await existing([...input.writableRoots]) : [])]);
+  const spec = parseDenyRead(profile === 'guarded' ? [] : input.denyRead, input.home);
   const scans = await Promise.all(roots.map((root) => scanRoot(root, spec.patterns, spec.exempt)));
-
+  const secrets = await hidden(unique([...spec.paths, ...scans.flatMap((scan) => scan.secrets)]));
+  const planOf = (writable: string[], guard: Protection): PlanResult => ({
+    plan: {
+      cwd: input.cwd,
+      supportDir: input.supportDir,
+      tmpDir: input.tmpDir,
+      writable,
+      readOnly: unique(guard.readOnly),
+      emptyReadOnlyDirs: unique(guard.emptyReadOnlyDirs),
+      ...secrets,
+      deniedFileSource: input.deniedFileSource,
+      ...(profile === 'guarded' ? { guardOnly: true } : {}),
+    },
+    unprotected: unique(guard.unprotected),
+  });
   const guard: Protection = { readOnly: [], emptyReadOnlyDirs: [], unprotected: [] };
+  // Nothing is writable: nothing needs protecting (and no placeholder is written).
+  if (profile === 'contained') return planOf([], guard);
+
   // Protected paths are the workspace's; extra writable folders (caches) are left as they are.
   await protect(
     workspace.flatMap((root) => PROTECTED_PATHS.map(({ rel, ...rest }) => ({ ...rest, path: path.join(root, rel) }))),
     guard,
   );
+  // Missing ones are left alone: a mount point would create a `~/.ssh` nobody asked for.
+  if (profile === 'guarded') guard.readOnly.push(...(await existing([...(input.protectedOutside ?? [])])));
   // Every repository in the workspace, not only a root's: git run later in any of them reads
   // that one's config. A mount point cannot be renamed (EBUSY), so binding each git folder onto
   // itself stops a command from moving it aside and building a new one with its own config.
@@ -68,35 +98,21 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
     const git = await rootGit(home);
     // A rewritten `.git` file would point git at a folder the command filled.
     if (git.gitFile !== undefined) guard.readOnly.push(git.gitFile);
-    // One outside the writable folders is read-only already.
-    for (const dir of git.gitDirs.filter((d) => roots.some((r) => isUnder(d, r)))) {
+    // One outside the writable folders is read-only already (when guarded, nothing is).
+    for (const dir of git.gitDirs.filter((d) => profile === 'guarded' || roots.some((r) => isUnder(d, r)))) {
       gitDirs.push(dir);
       await protect(await protectedGitEntries(dir), guard);
     }
   }
-  const writable = unique([...roots, ...gitDirs]);
+  return planOf(profile === 'guarded' ? unique(gitDirs) : unique([...roots, ...gitDirs]), guard);
+}
 
-  const deniedDirs: string[] = [];
-  const deniedFiles: string[] = [];
-  for (const p of unique([...spec.paths, ...scans.flatMap((scan) => scan.secrets)])) {
-    const kind = await kindOf(p);
-    if (kind === 'dir') deniedDirs.push(p);
-    else if (kind === 'file') deniedFiles.push(p);
-  }
-
+/** Secret paths that exist, as the folders and files to mask. */
+async function hidden(paths: string[]): Promise<{ deniedDirs: string[]; deniedFiles: string[] }> {
+  const kinds = await Promise.all(paths.map(kindOf));
   return {
-    plan: {
-      cwd: input.cwd,
-      supportDir: input.supportDir,
-      tmpDir: input.tmpDir,
-      writable,
-      readOnly: unique(guard.readOnly),
-      emptyReadOnlyDirs: unique(guard.emptyReadOnlyDirs),
-      deniedDirs,
-      deniedFiles,
-      deniedFileSource: input.deniedFileSource,
-    },
-    unprotected: unique(guard.unprotected),
+    deniedDirs: paths.filter((_, i) => kinds[i] === 'dir'),
+    deniedFiles: paths.filter((_, i) => kinds[i] === 'file'),
   };
 }
 

@@ -2,11 +2,16 @@
 // when a key is left out.
 import os from 'node:os';
 import path from 'node:path';
+import { HOME_CREDENTIALS } from '../permissions/credentials.js';
 
 export interface SandboxSettings {
   /** Run Bash commands inside bubblewrap. Off unless set (settings or `--sandbox`). */
   enabled?: boolean;
-  /** With the sandbox on, a Bash call that would ask runs sandboxed without asking (permission engine). */
+  /**
+   * With the sandbox on, a Bash call that would ask runs sandboxed without asking (permission
+   * engine). Off unless set: such a command may still change or delete the workspace's files and
+   * reach the allowed hosts, without anyone having seen it.
+   */
   autoAllowBash?: boolean;
   /** Folders writable inside the sandbox besides the workspace roots (`~/` allowed). */
   writableRoots?: string[];
@@ -23,16 +28,20 @@ export interface SandboxSettings {
   network?: { allowedHosts?: string[] };
   /** bwrap binary; found on PATH when left out. */
   bwrapPath?: string;
-  /** Sandbox commands the analyser proves read-only too (defence in depth). Default true. */
-  sandboxReadOnly?: boolean;
+  /**
+   * Commands that run without asking (proven read-only, or allowed by a rule) run contained:
+   * nothing writable but a private temp folder, no network, secrets hidden. Default true; needs
+   * only bubblewrap, not `enabled`.
+   */
+  contain?: boolean;
 }
 
-/** Credentials a command has no business reading. */
+/**
+ * Credentials a command has no business reading: those in the home folder (the list the Bash
+ * analyser refuses too) and `.env` files in the workspace.
+ */
 export const DEFAULT_DENY_READ: readonly string[] = [
-  '~/.ssh',
-  '~/.aws',
-  '~/.config/gcloud',
-  '~/.netrc',
+  ...HOME_CREDENTIALS,
   '.env',
   '.env.*',
   // Templates that projects commit on purpose; reading them is useful and leaks nothing.
@@ -119,4 +128,9 @@ export function parseDenyRead(entries: readonly string[], home: string = os.home
 function toRootGlob(pattern: string): string {
   const trimmed = pattern.replace(/^\/+/, '');
   return trimmed.includes('/') ? trimmed : `**/${trimmed}`;
+}
+
+/** Whether a Bash call that would ask runs sandboxed instead: only when both keys say so (autoAllowBash is opt-in). */
+export function autoAllowsBash(settings: SandboxSettings): boolean {
+  return settings.enabled === true && settings.autoAllowBash === true;
 }

@@ -82,8 +82,8 @@ function settingsNotes(settings: SandboxSettings): string[] {
       `network: only ${hosts.join(', ')}, through wield's proxy (HTTP_PROXY and HTTPS_PROXY are set inside the sandbox; programs that ignore them get no network)`,
     );
   }
-  if (settings.sandboxReadOnly === false) {
-    notes.push('commands proven read-only run outside the sandbox (sandbox.sandboxReadOnly is false)');
+  if (settings.contain === false) {
+    notes.push('commands that run without asking are not contained (sandbox.contain is false)');
   }
   return notes;
 }

@@ -1,15 +1,17 @@
 // The Bash tool's `wrap` option: turns `['bash', '-c', script]` into the bwrap command line that
 // runs it sandboxed, or passes it through (with the reason) when the sandbox must not or cannot
 // be used. Never throws a protection away silently: `sandboxed` says what actually happens.
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { SessionState, ToolContext } from '../../runtime/tool/types.js';
+import type { AllowBasis, SessionState, ToolContext } from '../../runtime/tool/types.js';
+import { userHomes } from '../permissions/home.js';
+import { protectedOutsideWorkspace } from '../permissions/protected.js';
 import { ToolError } from '../../runtime/tool/types.js';
 import { sandboxCommand } from './argv.js';
 import { bridgeSource } from './bridge.js';
 import { serveBridge } from './network-proxy.js';
-import { planSandbox } from './plan.js';
+import { planSandbox, type SandboxProfile } from './plan.js';
 import { unixSocketFilter } from './seccomp.js';
 import { DEFAULT_DENY_READ, expandPath, type SandboxSettings } from './settings.js';
 import { sandboxStatus } from './status.js';
@@ -18,10 +20,17 @@ export interface WrappedCommand {
   file: string;
   args: string[];
   sandboxed: boolean;
+  /** How it runs inside bubblewrap (absent when it does not). */
+  profile?: SandboxProfile;
   /** Why the command is not sandboxed (absent when it is). */
   reason?: string;
   /** Protected paths this command could still create or replace (see PlanResult.unprotected). */
   unprotected?: string[];
+  /**
+   * Call when the command has ended: removes the protected files it created where nothing could be
+   * mounted (a missing `.mcp.json`), and says so; undefined when it created none.
+   */
+  afterRun?: () => Promise<string | undefined>;
   /**
    * Set when allowed hosts are reachable: spawn with one more pipe at `fd` and hand it to
    * `serve`, which serves the network bridge inside the sandbox until the pipe closes.
@@ -40,10 +49,10 @@ export const BRIDGE_FD = 4;
 export type SandboxWrap = (argv: string[], ctx: ToolContext, input: unknown) => Promise<WrappedCommand>;
 
 export interface WrapOptions {
-  /** The analyser's verdict for a Bash input; with sandbox.sandboxReadOnly false, read-only commands skip the sandbox. */
-  isReadOnly?: (input: unknown) => boolean;
-  /** Home folder for `~` in settings (tests use a fake one). */
+  /** Home folders for `~` in settings and whose credentials are hidden (tests use a fake one); the user's by default. */
   home?: string;
+  /** Folders holding wield's own `.wield/` (WIELD_HOME), whose user settings a guarded command may not change. */
+  wieldHomes?: readonly string[];
 }
 
 const supportDirOf = (session: SessionState): string => path.join(session.dir, 'sandbox');
@@ -79,31 +88,47 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
           bridge: { fd: BRIDGE_FD, serve: (channel) => serveBridge(channel, { allowedHosts }) },
         };
 
+  const homes = options.home === undefined ? userHomes() : [options.home];
+  const protectedOutside = protectedOutsideWorkspace(homes, options.wieldHomes ?? []);
+  // `~/` entries in every home a program may use (see userHomes).
+  const defaultDenyRead = [
+    ...new Set(homes.flatMap((home) => DEFAULT_DENY_READ.map((entry) => (entry.startsWith('~/') ? expandPath(entry, '/', home) : entry)))),
+  ];
+
   return async (argv, ctx, input) => {
     const direct = (reason: string): WrappedCommand => ({ file: argv[0], args: argv.slice(1), sandboxed: false, reason });
-    if (settings.enabled !== true) return direct('the sandbox is off (enable it with --sandbox or sandbox.enabled)');
     if (asksForNoSandbox(input)) return direct('the input asked for "sandbox": false');
-    if (settings.sandboxReadOnly === false && options.isReadOnly?.(input) === true) {
-      return direct('read-only commands run unsandboxed (sandbox.sandboxReadOnly is false)');
-    }
+    const profile = profileFor(settings, ctx.allowedBy);
+    if (profile === undefined) return direct('the sandbox is off (enable it with --sandbox or sandbox.enabled)');
     const status = await sandboxStatus(settings);
     if (!status.available || status.bwrapPath === undefined) return direct(`the sandbox is unavailable: ${status.reason}`);
     try {
       await prepare();
       const base = session.roots[0] ?? ctx.session.cwd;
       const { plan, unprotected } = await planSandbox({
+        profile,
         roots: session.roots,
         writableRoots: (settings.writableRoots ?? []).map((p) => expandPath(p, base, options.home)),
-        denyRead: [...DEFAULT_DENY_READ, ...(settings.denyRead ?? [])],
+        denyRead: [...defaultDenyRead, ...(settings.denyRead ?? [])],
         cwd: ctx.session.cwd,
         supportDir,
         tmpDir,
         deniedFileSource,
         home: options.home,
+        protectedOutside,
       });
-      const seccomp = status.features.unixSocketsBlocked ? filterFile : undefined;
-      const network = withNetwork(argv);
-      return { ...sandboxCommand(status.bwrapPath, plan, network.argv, seccomp), sandboxed: true, unprotected, bridge: network.bridge };
+      // Sockets are refused only where the network is: a guarded command keeps the host's.
+      const seccomp = profile !== 'guarded' && status.features.unixSocketsBlocked ? filterFile : undefined;
+      const network = profile === 'sandboxed' ? withNetwork(argv) : { argv };
+      const missing = await absent(unprotected);
+      return {
+        ...sandboxCommand(status.bwrapPath, plan, network.argv, seccomp),
+        sandboxed: true,
+        profile,
+        unprotected,
+        bridge: network.bridge,
+        afterRun: missing.length === 0 ? undefined : () => removeCreated(missing),
+      };
     } catch (err) {
       // Running unsandboxed here would hand out a protection the user was promised; refuse instead.
       prepared = undefined;
@@ -113,6 +138,40 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
       );
     }
   };
+}
+
+/**
+ * How a call runs, from the settings and what allowed it. Without asking: proven read-only, it
+ * runs contained (nothing writable but its temp folder); allowed by a rule, sandboxed (the rule
+ * lets it change the workspace, not escape it). With the sandbox on, everything else runs
+ * sandboxed; with it off, a call nobody approved (a mode, a hook) is guarded and one a person
+ * approved runs as it is. `sandbox.contain: false` keeps the first two as the rest.
+ */
+export function profileFor(settings: SandboxSettings, allowedBy: AllowBasis | undefined): SandboxProfile | undefined {
+  const contain = settings.contain !== false;
+  if (allowedBy === 'verdict' && contain) return 'contained';
+  if (settings.enabled === true || (allowedBy === 'rule' && contain)) return 'sandboxed';
+  return allowedBy === undefined ? undefined : 'guarded';
+}
+
+const exists = (p: string): Promise<boolean> =>
+  lstat(p).then(
+    () => true,
+    () => false,
+  );
+
+async function absent(paths: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(paths.map(exists));
+  return paths.filter((_, i) => !found[i]);
+}
+
+/** Removes what a command created at protected paths that did not exist before it ran. */
+async function removeCreated(missing: readonly string[]): Promise<string | undefined> {
+  const now = await Promise.all(missing.map(exists));
+  const made = missing.filter((_, i) => now[i]);
+  if (made.length === 0) return undefined;
+  await Promise.all(made.map((p) => rm(p, { recursive: true, force: true })));
+  return `The command created ${made.join(', ')}, which no command may write (it decides what runs later); wield removed it. Ask the user to create it if it is needed.`;
 }
 
 function asksForNoSandbox(input: unknown): boolean {

@@ -10,6 +10,7 @@ import type { PermissionMode } from '../../runtime/pipeline/types.js';
 import { parseRule, type Rule } from '../permissions/rules.js';
 import { HOOK_EVENTS, settingsFileSchema, type HookSettings, type SandboxSettings, type SettingsFile } from './schema.js';
 import { expandPath } from '../sandbox/settings.js';
+import { userHome } from '../permissions/home.js';
 import { formatKey, formatLocatedError, readJsonFile, updateJsonFile, type LocatedError } from './json-file.js';
 
 export type SettingsError = LocatedError;
@@ -158,7 +159,7 @@ function mergeLayer(into: WieldSettings, data: SettingsFile, source: string, bas
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (sb.autoAllowBash !== undefined) into.sandbox.autoAllowBash = sb.autoAllowBash;
   if (sb.bwrapPath !== undefined) into.sandbox.bwrapPath = sb.bwrapPath;
-  if (sb.sandboxReadOnly !== undefined) into.sandbox.sandboxReadOnly = sb.sandboxReadOnly;
+  if (sb.contain !== undefined) into.sandbox.contain = sb.contain;
   if (sb.writableRoots)
     into.sandbox.writableRoots = [...(into.sandbox.writableRoots ?? []), ...sb.writableRoots.map((d) => expandPath(d, base, home))];
   if (sb.network?.allowedHosts) {
@@ -168,17 +169,19 @@ function mergeLayer(into: WieldSettings, data: SettingsFile, source: string, bas
 
 export interface LoadSettingsOptions {
   cwd: string;
-  /** Home folder (injectable for tests); defaults to the OS home. */
+  /** The folder `~` means in settings (injectable for tests); defaults to the user's home. */
   home?: string;
+  /** The folder holding wield's own `.wield/` (WIELD_HOME); defaults to `home`. */
+  wieldHome?: string;
   flags?: SettingsFlags;
   /** Treat the project as trusted for this run (the explicit flag for `-p`). */
   trustProject?: boolean;
 }
 
 export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSettings> {
-  const home = opts.home ?? os.homedir();
+  const home = opts.home ?? userHome();
   const cwd = path.resolve(opts.cwd);
-  const files = settingsPaths(cwd, home);
+  const files = settingsPaths(cwd, opts.wieldHome ?? home);
   // Run from the home folder, the project file is the user file: read it once, as the user's.
   const [user, project, local] = await Promise.all([
     readLayer(files.user, 'user'),

@@ -56,7 +56,9 @@ export const settingsFileSchema = z.strictObject({
       denyRead: z.array(z.string()).optional(),
       network: z.strictObject({ allowedHosts: z.array(z.string()).optional() }).optional(),
       bwrapPath: z.string().min(1).optional(),
-      sandboxReadOnly: z.boolean().optional(),
+      contain: z.boolean().optional(),
+      // Renamed: said plainly rather than as an unknown key.
+      sandboxReadOnly: z.never({ error: 'renamed to sandbox.contain (false runs commands that need no approval uncontained)' }).optional(),
     })
     .optional(),
   toolSearch: z.looseObject({ enabled: z.boolean().optional() }).optional(),

@@ -13,6 +13,7 @@ import { ToolError } from '../../runtime/tool/types.js';
 import type { ToolContext } from '../../runtime/tool/types.js';
 import { OutputCapture } from './bash-output.js';
 import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
+import type { SandboxProfile } from '../sandbox/plan.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -34,7 +35,10 @@ export const bashInput = z.object({
 });
 /** With a sandbox only: the escalation out of it. Without one the parameter would mean nothing. */
 export const bashSandboxInput = bashInput.extend({
-  sandbox: z.boolean().optional().describe('false runs outside the sandbox; needs approval'),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe('false runs outside the sandbox (and the read-only containment of commands that run without asking); needs approval'),
 });
 export type BashInput = z.infer<typeof bashSandboxInput>;
 
@@ -44,9 +48,17 @@ export interface BashToolOptions {
     argv: string[],
     ctx: ToolContext,
     input: BashInput,
-  ) => Promise<{ file: string; args: string[]; sandboxed: boolean; bridge?: ExtraPipe }>;
-  /** Explains a failure of a sandboxed command (see src/sandbox/explain.ts). */
-  explainFailure?: (output: string, exitCode: number) => string | undefined;
+  ) => Promise<{
+    file: string;
+    args: string[];
+    sandboxed: boolean;
+    profile?: SandboxProfile;
+    bridge?: ExtraPipe;
+    /** Run once the command has ended; a note for the result (what the sandbox undid). */
+    afterRun?: () => Promise<string | undefined>;
+  }>;
+  /** Explains a failure of a sandboxed command (see src/coding/sandbox/explain.ts). */
+  explainFailure?: (output: string, exitCode: number, profile?: SandboxProfile) => string | undefined;
   /** Time between SIGTERM and SIGKILL of the process group. */
   graceMs?: number;
 }
@@ -205,7 +217,11 @@ export function bashTool(options: BashToolOptions = {}) {
       }).finally(progress.stop);
       const cwdNote = updateCwd(ctx, result.sideChannel);
       const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;
-      const sandboxNote = wrapped.sandboxed ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1) : undefined;
+      const undone = await wrapped.afterRun?.();
+      const explained = wrapped.sandboxed
+        ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1, wrapped.profile)
+        : undefined;
+      const sandboxNote = [undone, explained].filter((note) => note !== undefined).join(' ') || undefined;
       return { ...result, command: input.command, timeoutMs, sandboxed: wrapped.sandboxed, headLines, cwdNote, sandboxNote };
     },
     toModel(output) {

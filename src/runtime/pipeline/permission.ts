@@ -49,7 +49,8 @@ export async function decidePermission(request: PermissionInput, rt: RuntimeCont
   }
   if (decision.updatedInput) input = decision.updatedInput;
 
-  if (decision.behavior === 'ask') {
+  const asked = decision.behavior === 'ask';
+  if (asked) {
     emit({ type: 'permission_asked', toolUseId, toolName: tool.name, input, decision });
     const resolved = await resolveAsk(tool, input, toolUseId, decision, rt, request.ctx.signal);
     decision = resolved.decision;
@@ -65,7 +66,11 @@ export async function decidePermission(request: PermissionInput, rt: RuntimeCont
   } else {
     emit({ type: 'permission_decided', toolUseId, toolName: tool.name, decision, by: 'policy' });
   }
-  if (decision.behavior === 'allow') return { ok: true, value: input };
+  if (decision.behavior === 'allow') {
+    // An answer to an ask (a person, a PermissionRequest hook) is an approval, not a basis to contain by.
+    request.ctx.allowedBy = asked ? undefined : decision.allowedBy;
+    return { ok: true, value: input };
+  }
   return fail(denialMessage(tool.name, decision));
 }
 

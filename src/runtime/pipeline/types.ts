@@ -1,6 +1,15 @@
 // Types of the call path: the request, the interfaces the pipeline calls out to (permission
 // policy, hooks, asking a person), and the typed events it emits.
-import type { AnyTool, AskUser, PermissionCheck, SessionState, ToolCallResult, ToolProgress, ToolResultContent } from '../tool/types.js';
+import type {
+  AnyTool,
+  AskUser,
+  AllowBasis,
+  PermissionCheck,
+  SessionState,
+  ToolCallResult,
+  ToolProgress,
+  ToolResultContent,
+} from '../tool/types.js';
 
 /** One tool call as the model sent it; input may be a JSON string or an object. */
 export interface ToolCallRequest {
@@ -37,6 +46,8 @@ export interface PermissionDecision {
    * workspace (a person may also save it to permissions.additionalDirectories).
    */
   addDirectory?: string;
+  /** On an allow nobody was asked for: what allowed it (handed to the tool as ToolContext.allowedBy). */
+  allowedBy?: AllowBasis;
 }
 
 /** Decides one call; the permissions module implements it (pure decision over rules and mode). */

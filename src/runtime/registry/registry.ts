@@ -15,6 +15,9 @@ export class ToolRegistry {
   private batchDepth = 0;
   private pendingChange = false;
 
+  /** `hidden`: tools never offered from this registry's pool (the permission rules that deny a tool whole). */
+  constructor(private readonly hidden: PoolOptions = {}) {}
+
   /**
    * Registers a tool. On a name clash the higher-ranked source wins (builtin > mcp > user),
    * so an MCP server can never shadow a built-in; an equal source replaces (re-registration).
@@ -57,10 +60,12 @@ export class ToolRegistry {
 
   /**
    * The tools a turn may offer: enabled, not removed whole by a deny rule, stable order
-   * (prompt caching depends on the same order turn after turn).
+   * (prompt caching depends on the same order turn after turn). Every consumer that shows tools
+   * (the agent loop, `wield tools`, the MCP gateway, ToolSearch's index) reads this one list.
    */
   pool(options: PoolOptions = {}): AnyTool[] {
-    return this.all().filter((tool) => safeEnabled(tool) && !options.isDeniedWhole?.(tool));
+    const denied = (tool: AnyTool): boolean => this.hidden.isDeniedWhole?.(tool) === true || options.isDeniedWhole?.(tool) === true;
+    return this.all().filter((tool) => safeEnabled(tool) && !denied(tool));
   }
 
   /**

@@ -75,12 +75,22 @@ export interface SessionState {
 
 export type ToolProgress = { message?: string; output?: string; progress?: number; total?: number };
 
+/**
+ * How a call was allowed when no person approved it, for tools that contain what they run by it
+ * (the Bash sandbox): `verdict` the tool proved it read-only, `rule` an allow rule matched,
+ * `mode` a permissive mode or a hook let it through. Absent: a person (or a PermissionRequest
+ * hook in their place) approved it, or no decision was made.
+ */
+export type AllowBasis = 'verdict' | 'rule' | 'mode';
+
 export interface ToolContext {
   signal: AbortSignal;
   session: SessionState;
   toolUseId: string;
   onProgress: (progress: ToolProgress) => void;
   askUser?: AskUser;
+  /** From the permission decision that allowed this call (see AllowBasis). */
+  allowedBy?: AllowBasis;
 }
 
 /** Context for model-facing text that may depend on the session (e.g. cwd in a description). */

@@ -318,3 +318,17 @@ describe('spill files', () => {
     expect(write.behavior).toBe('deny');
   });
 });
+
+describe('what allowed a call, for containment (allowedBy)', () => {
+  it('a read-only verdict, a rule, a mode or a hook; nothing on an ask or a deny', () => {
+    expect(decide(shell, { command: 'ls' }).allowedBy).toBe('verdict');
+    expect(decide(shell, { command: 'npm test' }, { allow: ['Bash(npm test)'] }).allowedBy).toBe('rule');
+    expect(decide(shell, { command: 'npm install' }, { mode: 'bypassPermissions' }).allowedBy).toBe('mode');
+    // With the mode allowing it anyway, a rule changes nothing: it runs as the mode would run it.
+    expect(decide(shell, { command: 'npm test' }, { allow: ['Bash(npm test)'], mode: 'bypassPermissions' }).allowedBy).toBe('mode');
+    expect(decide(shell, { command: 'npm install' }, { hook: 'allow' }).allowedBy).toBe('mode');
+    expect(decide(shell, { command: 'npm install' }, { sandbox: { autoAllowBash: true, available: true } }).allowedBy).toBe('mode');
+    expect(decide(shell, { command: 'npm install' }).allowedBy).toBeUndefined();
+    expect(decide(shell, { command: 'ls' }, { deny: ['Bash(ls *)'] }).allowedBy).toBeUndefined();
+  });
+});

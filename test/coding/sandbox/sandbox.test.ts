@@ -208,21 +208,23 @@ describe.skipIf(!status.available)(title, () => {
     expect(existsSync(path.join(extra, '.wield'))).toBe(false);
   });
 
-  it('runs unsandboxed only when told: "sandbox": false, sandbox off, or read-only with sandboxReadOnly false', async () => {
+  it('runs unsandboxed only when told: "sandbox": false, or the sandbox off for a call a person approved', async () => {
     const argv = bash('true');
-    const on = createSandboxWrap({ enabled: true }, f.session, { home: f.home, isReadOnly: () => true });
+    const on = createSandboxWrap({ enabled: true }, f.session, { home: f.home });
     expect(await on(argv, f.ctx, { command: 'true', sandbox: false })).toMatchObject({
       file: 'bash',
       args: ['-c', 'true'],
       sandboxed: false,
     });
-    expect((await on(argv, f.ctx, { command: 'true' })).sandboxed).toBe(true);
+    expect(await on(argv, f.ctx, { command: 'true' })).toMatchObject({ sandboxed: true, profile: 'sandboxed' });
     const off = createSandboxWrap({ enabled: false }, f.session);
     expect((await off(argv, f.ctx, {})).reason).toMatch(/sandbox is off/);
-    const ro = createSandboxWrap({ enabled: true, sandboxReadOnly: false }, f.session, { isReadOnly: () => true });
-    expect(await ro(argv, f.ctx, {})).toMatchObject({ sandboxed: false, reason: expect.stringMatching(/sandboxReadOnly/) });
-    const roButWrites = createSandboxWrap({ enabled: true, sandboxReadOnly: false }, f.session, { isReadOnly: () => false });
-    expect((await roButWrites(argv, f.ctx, {})).sandboxed).toBe(true);
+    // A call that ran without asking is contained even with the sandbox off, unless contain is false.
+    expect(await off(argv, { ...f.ctx, allowedBy: 'verdict' }, {})).toMatchObject({ sandboxed: true, profile: 'contained' });
+    expect(await off(argv, { ...f.ctx, allowedBy: 'rule' }, {})).toMatchObject({ sandboxed: true, profile: 'sandboxed' });
+    expect(await off(argv, { ...f.ctx, allowedBy: 'mode' }, {})).toMatchObject({ sandboxed: true, profile: 'guarded' });
+    const uncontained = createSandboxWrap({ enabled: false, contain: false }, f.session, { home: f.home });
+    expect(await uncontained(argv, { ...f.ctx, allowedBy: 'verdict' }, {})).toMatchObject({ profile: 'guarded' });
   });
 
   it('allowed hosts are reachable through the proxy only; other hosts get 403; direct connections stay off', async () => {

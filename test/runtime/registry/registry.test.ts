@@ -45,6 +45,15 @@ describe('ToolRegistry', () => {
     ]);
   });
 
+  it('a standing filter (the deny rules that refuse a tool whole) applies to every pool', () => {
+    const registry = new ToolRegistry({ isDeniedWhole: (t) => t.name === 'WebFetch' });
+    for (const t of [tool('WebFetch', 'builtin'), tool('Read', 'builtin')]) registry.register(t);
+    expect(registry.pool().map((t) => t.name)).toEqual(['Read']);
+    expect(registry.pool({ isDeniedWhole: (t) => t.name === 'Read' })).toEqual([]);
+    // Still found by name, so a call is refused by the policy with the rule named, not "unknown tool".
+    expect(registry.get('WebFetch')?.name).toBe('WebFetch');
+  });
+
   it('notifies once per batch of changes', () => {
     const registry = new ToolRegistry();
     let changes = 0;
