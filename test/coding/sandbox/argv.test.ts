@@ -215,6 +215,13 @@ describe('unixSocketFilter', () => {
     expect(prog.filter((ins) => ins.code === 0x06).map((ins) => ins.k)).toContain(0x7fff0000);
   });
 
+  it.each(['x64', 'arm64'] as const)('on %s: checks io_uring (setup, enter, register), socket and socketpair', (arch) => {
+    const checked = insns(unixSocketFilter(arch) as Buffer)
+      .filter((ins) => ins.code === 0x15)
+      .map((ins) => ins.k);
+    expect(checked).toEqual(expect.arrayContaining([425, 426, 427, arch === 'x64' ? 41 : 198, arch === 'x64' ? 53 : 199]));
+  });
+
   it('has no filter for architectures it was not written for', () => {
     expect(unixSocketFilter('ia32')).toBeUndefined();
     expect(unixSocketFilter('riscv64')).toBeUndefined();
