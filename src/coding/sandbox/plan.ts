@@ -8,6 +8,8 @@ import { glob } from 'tinyglobby';
 import type { SandboxPlan } from './argv.js';
 import { kindOf, realOrUndefined } from './fs-probe.js';
 import { protectedGitEntries, rootGit, type ProtectedEntry } from './git-dirs.js';
+import { gitConfigTargets } from './git-config-targets.js';
+import { userHome } from '../permissions/home.js';
 import { PROTECTED_PATHS, parseDenyRead } from './settings.js';
 
 /**
@@ -103,6 +105,15 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
       gitDirs.push(dir);
       await protect(await protectedGitEntries(dir), guard);
     }
+    // What the config points at: inside the writable folders, or anywhere when guarded (if it exists,
+    // so that no mount point is made outside the workspace).
+    const targets = await gitConfigTargets(home, input.home ?? userHome());
+    const outside = targets.filter((t) => !roots.some((r) => isUnder(t.path, r)));
+    await protect(
+      targets.filter((t) => roots.some((r) => isUnder(t.path, r))),
+      guard,
+    );
+    if (profile === 'guarded') guard.readOnly.push(...(await existing(outside.map((t) => t.path))));
   }
   return planOf(profile === 'guarded' ? unique(gitDirs) : unique([...roots, ...gitDirs]), guard);
 }
@@ -132,7 +143,7 @@ async function protection(entry: ProtectedEntry): Promise<[keyof Protection, str
           ['readOnly', real],
           ['unprotected', entry.path],
         ];
-  if (entry.kind === 'dir') {
+  if (entry.kind === 'dir' && !entry.leaveMissing) {
     // Mounting needs a mount point, so bwrap leaves an empty folder behind on the host;
     // harmless for .wield/ and hooks/, and it stops a command creating them.
     return (await kindOf(path.dirname(entry.path))) === 'dir' ? [['emptyReadOnlyDirs', entry.path]] : [['unprotected', entry.path]];

@@ -58,13 +58,23 @@ export interface ProtectedPath {
    * create it. Only where git reads the content exactly as it reads no file at all.
    */
   placeholder?: string;
+  /** A missing folder gets no empty read-only mount (which would leave the folder behind): it stays unprotected. */
+  leaveMissing?: true;
 }
 
-/** Paths inside each workspace root that a sandboxed command may read but never change. */
+/**
+ * Paths inside each workspace root that a sandboxed command may read but never change: those that
+ * make something run later without a further decision of the person. `.vscode/` is there because
+ * an editor that already trusts the folder applies its settings.json (interpreter and tool paths)
+ * and runs its folder-open tasks as they change; files that run only when someone runs them
+ * (Makefile, package.json scripts, .envrc, which direnv runs only after `direnv allow`) are not.
+ */
 export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   { rel: '.wield', kind: 'dir' },
   // No placeholder: an empty file is not JSON, and would break whatever reads .mcp.json.
   { rel: '.mcp.json', kind: 'file' },
+  // Missing, no empty folder is mounted (it would appear in every project); one a command creates is removed.
+  { rel: '.vscode', kind: 'dir', leaveMissing: true },
 ];
 
 /**

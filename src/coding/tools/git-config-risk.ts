@@ -34,6 +34,8 @@ export interface GitConfigEntry {
   /** The file the entry is in, as git prints it (relative paths are relative to the worktree's top). */
   file: string;
   key: string;
+  /** The value as git prints it (empty for a key given without one). */
+  value: string;
 }
 
 /** Reads `git config --list --show-scope --show-origin -z`: scope, origin and `key\nvalue`, each NUL-ended. */
@@ -42,8 +44,13 @@ export function parseGitConfigList(out: string): GitConfigEntry[] {
   const entries: GitConfigEntry[] = [];
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const origin = fields[i + 1];
-    const key = fields[i + 2].split('\n', 1)[0];
-    entries.push({ scope: fields[i], file: origin.startsWith('file:') ? origin.slice('file:'.length) : origin, key });
+    const [key, ...value] = fields[i + 2].split('\n');
+    entries.push({
+      scope: fields[i],
+      file: origin.startsWith('file:') ? origin.slice('file:'.length) : origin,
+      key,
+      value: value.join('\n'),
+    });
   }
   return entries;
 }
