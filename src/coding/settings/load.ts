@@ -1,19 +1,20 @@
-// Settings layers, merged in order: ~/.wield/settings.json, .wield/settings.json,
-// .wield/settings.local.json, command-line flags. Later layers win for single values, lists add
-// up, and deny/ask rules from every layer hold. A project's own files can only restrict until
-// the project is trusted: their allow rules, hooks, MCP servers, extra folders and loosening
-// modes need the user's recorded trust (or an explicit flag for one-shot runs).
+// Settings layers, read in order: ~/.wield/settings.json, .wield/settings.json,
+// .wield/settings.local.json, command-line flags, and merged by mergeSettings (merge.ts). A
+// project's own files can only tighten until the project is trusted: their allow rules, hooks,
+// MCP servers, extra folders and anything else that loosens need the user's recorded trust (or
+// an explicit flag for one-shot runs).
 import os from 'node:os';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import type { PermissionMode } from '../../runtime/pipeline/types.js';
-import { parseRule, type Rule } from '../permissions/rules.js';
-import { HOOK_EVENTS, settingsFileSchema, type HookSettings, type SandboxSettings, type SettingsFile } from './schema.js';
-import { expandPath } from '../sandbox/settings.js';
+import { parseRule } from '../permissions/rules.js';
+import { HOOK_EVENTS, settingsFileSchema, type SettingsFile } from './schema.js';
 import { userHome } from '../permissions/home.js';
+import { mergeSettings, type SettingsLayer, type WieldSettings } from './merge.js';
 import { formatKey, formatLocatedError, readJsonFile, updateJsonFile, type LocatedError } from './json-file.js';
 
 export type SettingsError = LocatedError;
+export { emptySettings, mergeSettings, type SettingsLayer, type WieldSettings } from './merge.js';
 export { formatLocatedError as formatSettingsError };
 
 export interface SettingsFlags {
@@ -21,21 +22,6 @@ export interface SettingsFlags {
   deny?: string[];
   ask?: string[];
   permissionMode?: PermissionMode;
-}
-
-export interface WieldSettings {
-  permissions: {
-    allow: Rule[];
-    ask: Rule[];
-    deny: Rule[];
-    defaultMode: PermissionMode;
-    /** Absolute folders added to the workspace roots. */
-    additionalDirectories: string[];
-  };
-  hooks: HookSettings;
-  mcpServers: Record<string, Record<string, unknown>>;
-  sandbox: SandboxSettings;
-  toolSearch: { enabled?: boolean; [key: string]: unknown };
 }
 
 export type LayerKind = 'user' | 'project' | 'local' | 'flags';
@@ -71,34 +57,12 @@ export function settingsPaths(cwd: string, home: string = os.homedir()): Setting
   };
 }
 
-export function emptySettings(): WieldSettings {
-  return {
-    permissions: { allow: [], ask: [], deny: [], defaultMode: 'default', additionalDirectories: [] },
-    hooks: {},
-    mcpServers: {},
-    sandbox: {},
-    toolSearch: {},
-  };
-}
-
-/** Modes an untrusted project may select: none of them allows more than `default`. */
-const RESTRICTING_MODES: readonly PermissionMode[] = ['default', 'plan', 'dontAsk'];
-
 function canonical(dir: string): string {
   try {
     return realpathSync(dir);
   } catch {
     return path.resolve(dir);
   }
-}
-
-function toRules(texts: string[] | undefined, source: string, base: string): Rule[] {
-  const out: Rule[] = [];
-  for (const text of texts ?? []) {
-    const parsed = parseRule(text);
-    if (parsed.ok) out.push({ ...parsed.rule, text, source, base });
-  }
-  return out;
 }
 
 /** Validates one file; errors carry the file, line, column and key. */
@@ -140,33 +104,6 @@ async function readLayer(file: string, kind: LayerKind): Promise<Layer> {
   return { data: result.data, errors };
 }
 
-function mergeLayer(into: WieldSettings, data: SettingsFile, source: string, base: string, home: string, full: boolean): void {
-  const p = data.permissions ?? {};
-  const perms = into.permissions;
-  perms.deny.push(...toRules(p.deny, source, base));
-  perms.ask.push(...toRules(p.ask, source, base));
-  if (p.defaultMode && (full || RESTRICTING_MODES.includes(p.defaultMode))) perms.defaultMode = p.defaultMode;
-  const sb = data.sandbox ?? {};
-  if (sb.enabled === true || (full && sb.enabled !== undefined)) into.sandbox.enabled = sb.enabled;
-  if (sb.denyRead) into.sandbox.denyRead = [...(into.sandbox.denyRead ?? []), ...sb.denyRead];
-  if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
-  if (!full) return;
-  perms.allow.push(...toRules(p.allow, source, base));
-  for (const dir of p.additionalDirectories ?? []) perms.additionalDirectories.push(expandPath(dir, base, home));
-  for (const [event, groups] of Object.entries(data.hooks ?? {}) as [keyof HookSettings, HookSettings[keyof HookSettings]][]) {
-    into.hooks[event] = [...(into.hooks[event] ?? []), ...(groups ?? [])];
-  }
-  Object.assign(into.mcpServers, data.mcpServers ?? {});
-  if (sb.autoAllowBash !== undefined) into.sandbox.autoAllowBash = sb.autoAllowBash;
-  if (sb.bwrapPath !== undefined) into.sandbox.bwrapPath = sb.bwrapPath;
-  if (sb.contain !== undefined) into.sandbox.contain = sb.contain;
-  if (sb.writableRoots)
-    into.sandbox.writableRoots = [...(into.sandbox.writableRoots ?? []), ...sb.writableRoots.map((d) => expandPath(d, base, home))];
-  if (sb.network?.allowedHosts) {
-    into.sandbox.network = { allowedHosts: [...(into.sandbox.network?.allowedHosts ?? []), ...sb.network.allowedHosts] };
-  }
-}
-
 export interface LoadSettingsOptions {
   cwd: string;
   /** The folder `~` means in settings (injectable for tests); defaults to the user's home. */
@@ -190,17 +127,17 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
   ]);
   const recorded = (user.data?.trustedProjects ?? []).map(canonical);
   const trusted = opts.trustProject === true || recorded.includes(canonical(cwd));
-  const settings = emptySettings();
   const sources: SettingsSource[] = [];
-  const layers: [LayerKind, string, Layer, string][] = [
+  const layers: SettingsLayer[] = [];
+  const read: [LayerKind, string, Layer, string][] = [
     ['user', files.user, user, home],
     ['project', files.project, project, cwd],
     ['local', files.local, local, cwd],
   ];
-  for (const [kind, file, layer, base] of layers) {
+  for (const [kind, file, layer, base] of read) {
     if (!layer.data) continue;
     const full = kind === 'user' || trusted;
-    mergeLayer(settings, layer.data, file, base, home, full);
+    layers.push({ data: layer.data, source: file, base, trusted: full });
     sources.push({ kind, file, applied: full ? 'all' : 'restrictions' });
   }
   const flags = opts.flags ?? {};
@@ -215,17 +152,16 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
       if (!parsed.ok) flagErrors.push({ file: 'command line', line: 1, column: 1, key: `--${list}[${n}]`, message: parsed.message });
     });
   }
-  mergeLayer(
-    settings,
-    { permissions: { allow: flags.allow, ask: flags.ask, deny: flags.deny, defaultMode: flags.permissionMode } },
-    'flags',
-    cwd,
-    home,
-    true,
-  );
+  layers.push({
+    data: { permissions: { allow: flags.allow, ask: flags.ask, deny: flags.deny, defaultMode: flags.permissionMode } },
+    source: 'flags',
+    base: cwd,
+    trusted: true,
+  });
   if (flags.allow?.length || flags.deny?.length || flags.ask?.length || flags.permissionMode) {
     sources.push({ kind: 'flags', file: 'flags', applied: 'all' });
   }
+  const settings = mergeSettings(layers, home);
   const errors = [...user.errors, ...project.errors, ...local.errors, ...flagErrors];
   return errors.length ? { settings, sources, trusted, errors } : { settings, sources, trusted };
 }
