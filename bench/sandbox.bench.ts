@@ -100,11 +100,36 @@ async function main(): Promise<void> {
         };
       }
     }
+    figures['profiles (true, small workspace): contained = read-only verdict, guarded = nobody approved, sandbox off'] =
+      await profileOverhead(small, base);
     figures['true, with sandbox.network.allowedHosts (the network bridge starts node inside)'] = await bridgeOverhead(small, base);
     console.log(JSON.stringify(figures, null, 2));
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** Added time of each profile over `true` run directly, paired in the same rounds. */
+async function profileOverhead(ws: string, base: string): Promise<Record<string, number>> {
+  const session = createSession({ cwd: ws, dir: path.join(base, 'session-profiles') });
+  const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
+  const wrap = createSandboxWrap({}, session);
+  const argv = ['bash', '-c', 'true'];
+  const added: Record<string, number[]> = { contained: [], guarded: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [name, allowedBy] of [
+      ['contained', 'verdict'],
+      ['guarded', 'mode'],
+    ] as const) {
+      const t0 = performance.now();
+      await runOnce('bash', argv.slice(1), ws);
+      const t1 = performance.now();
+      const wrapped = await wrap(argv, { ...ctx, allowedBy }, { command: 'true' });
+      await runOnce(wrapped.file, wrapped.args, ws);
+      added[name].push(performance.now() - t1 - (t1 - t0));
+    }
+  }
+  return { containedAddedMedianMs: round(median(added.contained)), guardedAddedMedianMs: round(median(added.guarded)) };
 }
 
 /** `true` sandboxed with and without allowed hosts: what the network bridge adds per command. */

@@ -118,7 +118,12 @@ async function checkSandbox(flags: CliFlags): Promise<DoctorCheck> {
     return { name: 'sandbox', level: 'fail', detail: errorText(error) };
   }
   const s = await sandboxStatus(settings);
-  return { name: 'sandbox', level: s.available ? 'ok' : 'warn', detail: s.reason };
+  if (s.available) return { name: 'sandbox', level: 'ok', detail: s.reason };
+  return {
+    name: 'sandbox',
+    level: 'warn',
+    detail: `${s.reason}. Nothing is contained here: commands proven read-only or allowed by a rule run with your full access, and the hard blocks hold for Bash only as far as the analyser reads the command`,
+  };
 }
 
 async function checkRipgrep(): Promise<DoctorCheck> {

@@ -72,6 +72,10 @@ describe('wield sandbox status / doctor', () => {
     expect(out).toMatch(/not an executable file/);
     expect(out).toMatch(/install bubblewrap/);
     expect(out).toMatch(/network: only example\.com, through wield's proxy/);
+    // Without a sandbox nothing is contained, and both commands say so.
+    expect(out).toMatch(/Bash calls: nothing is contained/);
+    const sandbox = (await doctorChecks({})).find((c) => c.name === 'sandbox');
+    expect(sandbox).toMatchObject({ level: 'warn', detail: expect.stringMatching(/Nothing is contained here/) });
   });
 
   it('status reads settings as every other command does: --trust and --sandbox count, before or after the name', async () => {
