@@ -40,7 +40,8 @@ describe('planSandbox', () => {
     const git = (rel: string) => path.join(f.ws, '.git', rel);
     expect(plan.readOnly).toEqual([git('hooks'), git('config'), git('config.worktree'), git('commondir')]);
     expect(plan.emptyReadOnlyDirs).toEqual([path.join(f.ws, '.wield')]);
-    expect(unprotected).toEqual([path.join(f.ws, '.mcp.json')]);
+    // A missing .vscode gets no mount point (it would appear in every project): unprotected, and removed if a command makes it.
+    expect(unprotected).toEqual([path.join(f.ws, '.mcp.json'), path.join(f.ws, '.vscode')]);
   });
 
   it('creates the missing git files git reads as absent (empty config, commondir "."), never overwriting one', async () => {

@@ -34,9 +34,9 @@ describe('isRiskyGitKey / parseGitConfigList', () => {
     const out =
       'global\0file:/home/u/.gitconfig\0user.name\nU\0local\0file:.git/config\0core.bare\0local\0file:.git/config\0alias.x\n!a\nb\0';
     expect(parseGitConfigList(out)).toEqual([
-      { scope: 'global', file: '/home/u/.gitconfig', key: 'user.name' },
-      { scope: 'local', file: '.git/config', key: 'core.bare' },
-      { scope: 'local', file: '.git/config', key: 'alias.x' },
+      { scope: 'global', file: '/home/u/.gitconfig', key: 'user.name', value: 'U' },
+      { scope: 'local', file: '.git/config', key: 'core.bare', value: '' },
+      { scope: 'local', file: '.git/config', key: 'alias.x', value: '!a\nb' },
     ]);
     fc.assert(fc.property(fc.string({ maxLength: 400 }), (text) => Array.isArray(parseGitConfigList(text))));
   });
