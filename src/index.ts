@@ -36,6 +36,14 @@ export type { Message, ModelProvider, ProviderName, Usage } from './runtime/prov
 export { createProvider, DEFAULT_MODELS, type ProviderOptions } from './runtime/providers/index.js';
 export { runAgent, type RunAgentOptions } from './runtime/agent/loop.js';
 export type { AgentEvent, AgentResult, AgentStopReason } from './runtime/agent/events.js';
+export {
+  compactHistory,
+  type CompactHistoryOptions,
+  type CompactionOutcome,
+  type ContextOptions,
+} from './runtime/agent/context-run.js';
+export { contextWindowFor, KNOWN_MODELS, type ModelFacts, type ModelPrice } from './runtime/context/models.js';
+export { costUsd, type PriceOverrides, type UsageTotals } from './runtime/context/pricing.js';
 export { SessionLog, readSession } from './runtime/agent/session-store.js';
 export { replaySession } from './runtime/agent/replay.js';
 export { recordToolContent } from './runtime/telemetry/tracer.js';

@@ -17,6 +17,9 @@ import {
 } from '../runtime/agent/session-store.js';
 import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
 import { selectToolsForRequest } from '../runtime/search/defer.js';
+import { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
+import type { ContextOptions } from '../runtime/agent/context-run.js';
+import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
 import type { CliFlags } from './options.js';
@@ -105,6 +108,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     });
   }
 
+  // Taken once for the whole session, so the system prompt (and the cached prefix) never changes between prompts.
+  const startedAt = new Date();
   const session: AgentSession = {
     id,
     runtime,
@@ -119,11 +124,13 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         provider,
         model: config.model,
         messages: [...session.messages, message],
+        system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra }),
         registry: runtime.registry,
         rt: runtime.rt,
         maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
         selectTools: (pool, messages) => selectToolsForRequest(pool, messages, runtime.deferral),
         hooks: runtime.rt.hooks,
+        context: contextOptions(runtime.settings, flags),
         signal,
         onEvent: (event) => {
           for (const record of snapshots(event)) log.append(record);
@@ -137,4 +144,23 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     close: () => runtime.close(),
   };
   return session;
+}
+
+/** Settings `context` and --context-window as runAgent's context option. */
+export function contextOptions(settings: WieldSettings, flags: CliFlags): ContextOptions {
+  const context = settings.context;
+  const prices = Object.fromEntries(
+    Object.entries(context.pricing ?? {}).map(([id, p]) => [
+      id,
+      { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input, cacheWrite: p.cacheWrite ?? 0 },
+    ]),
+  );
+  return {
+    window: flags.contextWindow ?? context.window,
+    cache: context.cache === false ? false : { ttl: context.cacheTtl ?? '5m' },
+    prices,
+    turnBudget: context.turnBudget,
+    clearing: context.clearing === false ? false : undefined,
+    compaction: context.compaction === false ? false : undefined,
+  };
 }

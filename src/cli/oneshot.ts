@@ -11,6 +11,12 @@ export interface OneShotSummary {
   turns: number;
   toolCalls: number;
   usage: AgentResult['usage'];
+  /** USD at list price; null when the model's price is unknown (settings context.pricing adds one). */
+  costUsd: number | null;
+  /** The context window planned with and the history's size at the end, in tokens. */
+  contextWindow: number;
+  contextTokens: number;
+  compactions: number;
   sessionId: string;
   /** True unless the model finished its answer (end_turn): cut off and refused answers count. */
   isError: boolean;
@@ -38,6 +44,10 @@ export function summarize(result: AgentResult, sessionId: string): OneShotSummar
     turns: result.turns,
     toolCalls: result.toolCalls,
     usage: result.usage,
+    costUsd: result.costUsd ?? null,
+    contextWindow: result.context.window,
+    contextTokens: result.context.tokens,
+    compactions: result.context.compactions,
     sessionId,
     isError: result.stopReason !== 'end_turn',
     stopReason: result.stopReason,

@@ -16,6 +16,7 @@ export interface CliFlags {
   deny?: string[];
   outputFormat?: OutputFormat;
   maxTurns?: number;
+  contextWindow?: number;
   mcpConfig?: string;
   sandbox?: boolean;
   resume?: string;
@@ -53,7 +54,8 @@ export function addModelOptions(command: Command): Command {
     .addOption(new Option('--provider <name>', 'model API dialect').choices(['anthropic', 'openai', 'openai-responses']))
     .option('--model <id>', 'model id (any id the endpoint accepts)')
     .option('--base-url <url>', 'API endpoint, e.g. http://localhost:11434/v1 for Ollama')
-    .option('--max-turns <n>', 'stop after this many model requests', parsePositiveInt);
+    .option('--max-turns <n>', 'stop after this many model requests', parsePositiveInt)
+    .option('--context-window <tokens>', "the model's context window in tokens (default: known for common model ids)", parsePositiveInt);
 }
 
 export function addJsonOption(command: Command): Command {

@@ -10,7 +10,14 @@ function result(overrides: Partial<AgentResult>): AgentResult {
     answer: 'a',
     turns: 1,
     toolCalls: 0,
-    usage: { inputTokens: 1, outputTokens: 1 },
+    usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    context: {
+      window: 200_000,
+      tokens: 2,
+      compactions: 0,
+      cleared: 0,
+      compactionUsage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    },
     stopReason: 'end_turn',
     ...overrides,
   };

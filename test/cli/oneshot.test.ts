@@ -75,6 +75,9 @@ describe('wield -p', () => {
       const summary = JSON.parse(run.stdout);
       expect(summary).toMatchObject({ answer: 'The notes say hello.', turns: 2, toolCalls: 2, isError: false });
       expect(summary.usage.inputTokens).toBeGreaterThan(0);
+      // The DESIGN contract: cache counts always present, costUsd null for a model without a price.
+      expect(summary.usage).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0 });
+      expect(summary.costUsd).toBeNull();
       // The second request carries both results: the file's text and the unknown-tool error.
       const second = JSON.stringify(requests[1]);
       expect(second).toContain('hello from notes');

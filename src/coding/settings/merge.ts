@@ -6,7 +6,7 @@
 import type { PermissionMode } from '../../runtime/pipeline/types.js';
 import { parseRule, type Rule } from '../permissions/rules.js';
 import { expandPath } from '../sandbox/settings.js';
-import type { HookSettings, SandboxSettings, SettingsFile } from './schema.js';
+import type { ContextSettings, HookSettings, SandboxSettings, SettingsFile } from './schema.js';
 
 export interface WieldSettings {
   permissions: {
@@ -21,6 +21,8 @@ export interface WieldSettings {
   mcpServers: Record<string, Record<string, unknown>>;
   sandbox: SandboxSettings;
   toolSearch: { enabled?: boolean; [key: string]: unknown };
+  /** Window, caching, prices, turn budget, clearing and compaction (trusted layers only). */
+  context: ContextSettings;
 }
 
 export interface SettingsLayer {
@@ -40,6 +42,7 @@ export function emptySettings(): WieldSettings {
     mcpServers: {},
     sandbox: {},
     toolSearch: {},
+    context: {},
   };
 }
 
@@ -82,6 +85,7 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   }
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
+  if (data.context) into.context = { ...into.context, ...data.context, pricing: { ...into.context.pricing, ...data.context.pricing } };
   const sb = data.sandbox ?? {};
   const target = into.sandbox;
   if (sb.enabled !== undefined) target.enabled = sb.enabled;

@@ -62,6 +62,31 @@ export const settingsFileSchema = z.strictObject({
     })
     .optional(),
   toolSearch: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  context: z
+    .strictObject({
+      /** The model's context window in tokens, for ids wield does not know. */
+      window: z.number().int().min(1_000).optional(),
+      /** false: no prompt-caching hints (breakpoints, prompt_cache_key). */
+      cache: z.boolean().optional(),
+      cacheTtl: z.enum(['5m', '1h']).optional(),
+      /** Share of the room left one turn's results may take; false: no turn budget. */
+      turnBudget: z.union([z.literal(false), z.number().gt(0).max(1)]).optional(),
+      clearing: z.boolean().optional(),
+      compaction: z.boolean().optional(),
+      /** USD per million tokens by model id. */
+      pricing: z
+        .record(
+          z.string(),
+          z.strictObject({
+            input: z.number().min(0),
+            output: z.number().min(0),
+            cacheRead: z.number().min(0).optional(),
+            cacheWrite: z.number().min(0).optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
   trustedProjects: z.array(z.string()).optional(),
 });
 
@@ -70,3 +95,4 @@ export type HookGroup = z.infer<typeof hookGroup>;
 export type CommandHookSpec = z.infer<typeof commandHook>;
 export type HookSettings = NonNullable<SettingsFile['hooks']>;
 export type SandboxSettings = NonNullable<SettingsFile['sandbox']>;
+export type ContextSettings = NonNullable<SettingsFile['context']>;

@@ -1,6 +1,7 @@
 // Typed events of the agent loop, for UIs, session logs and stream-json output.
 import type { ToolEvent } from '../pipeline/types.js';
 import type { AssistantPart, Message, StopReason, UserPart, Usage } from '../providers/types.js';
+import type { UsageTotals } from '../context/pricing.js';
 
 export type AssistantMessage = { role: 'assistant'; content: AssistantPart[] };
 export type UserMessage = { role: 'user'; content: UserPart[] };
@@ -20,11 +21,29 @@ export interface AgentResult {
   /** Model requests made. */
   turns: number;
   toolCalls: number;
-  usage: Usage;
+  /** The run's tokens, summed over its requests (compaction requests included). */
+  usage: UsageTotals;
+  /** USD at list price (see context/models.ts), or undefined when the model's price is unknown. */
+  costUsd?: number;
+  context: ContextSummary;
   stopReason: AgentStopReason;
   /** Set whenever stopReason is not 'end_turn' or 'aborted': what went wrong, for a person. */
   error?: string;
 }
+
+export interface ContextSummary {
+  /** The window planned with, in tokens. */
+  window: number;
+  /** The history's size at the end: the provider's last count plus an estimate since. */
+  tokens: number;
+  compactions: number;
+  /** Old tool results replaced by stubs. */
+  cleared: number;
+  /** Tokens the summarising requests took (part of usage too). */
+  compactionUsage: UsageTotals;
+}
+
+export type CompactionReason = 'threshold' | 'prompt_too_long';
 
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }
@@ -39,7 +58,25 @@ export type AgentEvent =
   | { type: 'assistant_message'; message: AssistantMessage }
   /** The user message of tool_result parts appended after a turn's calls. */
   | { type: 'tool_results'; message: UserMessage }
-  | { type: 'usage'; usage: Usage; total: Usage }
+  /**
+   * After each reply: its usage, the run's total, the context's size against its window, and the
+   * run's cost so far (undefined when the model's price is unknown) — what a status line shows.
+   */
+  | {
+      type: 'usage';
+      turn: number;
+      usage: Usage;
+      total: UsageTotals;
+      contextTokens: number;
+      contextWindow: number;
+      costUsd?: number;
+      turnCostUsd?: number;
+    }
+  /** Old tool results were replaced by stubs naming their spill files; `messages` is the history now. */
+  | { type: 'context_cleared'; turn: number; cleared: number; messages: Message[]; contextTokens: number }
+  /** The older turns were summarised; `messages` is the compacted history the run continues from. */
+  | { type: 'context_compacted'; turn: number; reason: CompactionReason; messages: Message[]; summarised: number; contextTokens: number }
+  | { type: 'context_compaction_failed'; turn: number; reason: CompactionReason; message: string }
   | { type: 'turn_end'; turn: number; stopReason: StopReason; toolCalls: number }
   | { type: 'error'; message: string }
   | { type: 'done'; result: AgentResult }

@@ -5,7 +5,7 @@ import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
 import { messageOf } from '../pipeline/outcome.js';
 import type { HookHandler, HookInput, RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
-import type { AssistantPart, Message, ModelProvider, StopReason, Usage } from '../providers/types.js';
+import type { AssistantPart, Message, ModelProvider, PromptCache, StopReason, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
 import { runHooks } from '../hooks/run.js';
@@ -14,6 +14,9 @@ import { INTERRUPTED, pairResults, repairHistory, textOf, toolResultsMessage, to
 import { endOfReply, isCompleteJSON, releaseHeld, type HeldCall } from './cutoff.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { agentSpanAttributes, inSpan, startChatSpan } from '../telemetry/agent-spans.js';
+import { compactHistory, ContextTracker, promptCache, type ContextOptions } from './context-run.js';
+import { addUsage, costUsd, emptyUsage, priceFor } from '../context/pricing.js';
+import { isContextLimitError } from '../context/limits.js';
 
 export interface ToolSelection {
   tools: AnyTool[];
@@ -42,11 +45,20 @@ export interface RunAgentOptions {
    * the model is about to finish). Tool hooks run in the pipeline, through rt.hooks.
    */
   hooks?: readonly HookHandler[];
+  /** The context as a managed resource: window, prompt caching, prices, turn budget, clearing, compaction. */
+  context?: ContextOptions;
 }
 
 export const DEFAULT_MAX_TURNS = 50;
 /** Continuations a Stop hook may force per prompt, so a hook that always blocks cannot loop forever. */
 export const MAX_STOP_CONTINUATIONS = 3;
+
+/** What every turn of one run shares. */
+interface TurnSetup {
+  cache: PromptCache | undefined;
+  tracker: ContextTracker;
+  date: Date;
+}
 
 interface TurnOutcome {
   assistant: AssistantMessage;
@@ -71,7 +83,22 @@ async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
     },
   };
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let usage = emptyUsage();
+  let compactionUsage = emptyUsage();
+  const price = priceFor(options.model, options.context?.prices);
+  const cache = promptCache(options.context, rt.session.id);
+  let cost: number | undefined = price === undefined ? undefined : 0;
+  const account = (turnUsage: Usage): number | undefined => {
+    usage = addUsage(usage, turnUsage);
+    const turnCost = costUsd(turnUsage, price, cache?.ttl);
+    if (cost !== undefined && turnCost !== undefined) cost += turnCost;
+    return turnCost;
+  };
+  const tracker = new ContextTracker(options.model, options.context, options.maxTokens);
+  // Taken once, so the system prompt stays byte-identical across turns (prompt caching).
+  const setup: TurnSetup = { cache, tracker, date: new Date() };
+  let compactions = 0;
+  let cleared = 0;
   let turns = 0;
   let toolCalls = 0;
   let stopContinuations = 0;
@@ -87,7 +114,18 @@ async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
 
   const finish = (stopReason: AgentStopReason, error?: string): AgentResult => {
     const lastAssistant = [...messages].reverse().find((message) => message.role === 'assistant');
-    const result: AgentResult = { messages, answer: textOf(lastAssistant), turns, toolCalls, usage: { ...usage }, stopReason, error };
+    const context = { window: tracker.window, tokens: tracker.tokens(messages), compactions, cleared, compactionUsage };
+    const result: AgentResult = {
+      messages,
+      answer: textOf(lastAssistant),
+      turns,
+      toolCalls,
+      usage: { ...usage },
+      costUsd: cost,
+      context,
+      stopReason,
+      error,
+    };
     if (error !== undefined) emit({ type: 'error', message: error });
     emit({ type: 'done', result });
     return result;
@@ -95,26 +133,91 @@ async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
   if (submitted.blocked !== undefined) return finish('blocked', `Prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`);
   if (submitted.prompt) emit({ type: 'user_message', message: submitted.prompt, origin: 'prompt' });
 
+  /** Summarises the older turns in place; the error (also sent as an event) when it could not. */
+  const compact = async (reason: 'threshold' | 'prompt_too_long'): Promise<string | undefined> => {
+    const outcome = await compactHistory({
+      provider: options.provider,
+      model: options.model,
+      messages,
+      signal: options.signal,
+      keepTurns: tracker.compaction?.keepTurns,
+    });
+    if (outcome.usage) {
+      account(outcome.usage);
+      compactionUsage = addUsage(compactionUsage, outcome.usage);
+    }
+    if (!outcome.ok) {
+      emit({ type: 'context_compaction_failed', turn: turns, reason, message: outcome.error });
+      return outcome.error;
+    }
+    messages.splice(0, messages.length, ...outcome.messages);
+    tracker.rewritten(messages);
+    compactions++;
+    emit({
+      type: 'context_compacted',
+      turn: turns,
+      reason,
+      messages: [...messages],
+      summarised: outcome.summarised,
+      contextTokens: tracker.tokens(messages),
+    });
+    return undefined;
+  };
+  let compactedAt = -1;
+
   for (;;) {
     if (options.signal.aborted) return finish('aborted');
     turns++;
     const lastTurn = turns >= maxTurns;
     emit({ type: 'turn_start', turn: turns });
-    const outcome = await inSpan(`turn ${turns}`, { 'wield.turn': turns }, () => runTurn(options, rt, messages, seenIds, emit));
+    // Once per history length: a compaction that could not get under the trigger is not retried each turn.
+    if (tracker.needsCompaction(messages) && compactedAt !== messages.length) {
+      await compact('threshold');
+      compactedAt = messages.length;
+    }
+    const sentLength = messages.length;
+    let outcome = await inSpan(`turn ${turns}`, { 'wield.turn': turns }, () => runTurn(options, rt, messages, seenIds, emit, setup));
+    if (outcome.error !== undefined && isContextLimitError(outcome.error) && tracker.compaction && !options.signal.aborted) {
+      // The window is full: compact and ask again, once.
+      if (outcome.usage) account(outcome.usage);
+      const failed = await compact('prompt_too_long');
+      if (failed !== undefined) return finish('error', `${messageOf(outcome.error)} ${failed}`);
+      outcome = await runTurn(options, rt, messages, seenIds, emit, setup);
+    }
     if (outcome.assistant.content.length > 0) {
       messages.push(outcome.assistant);
       emit({ type: 'assistant_message', message: outcome.assistant });
     }
+    if (outcome.usage) tracker.counted(outcome.usage, messages.slice(0, sentLength), messages.length);
     if (outcome.results.length > 0) {
-      const message = toolResultsMessage(outcome.results);
+      const clearedNow = await tracker.clearOld(messages, outcome.results, rt.session);
+      if (clearedNow > 0) {
+        cleared += clearedNow;
+        emit({
+          type: 'context_cleared',
+          turn: turns,
+          cleared: clearedNow,
+          messages: [...messages],
+          contextTokens: tracker.tokens(messages),
+        });
+      }
+      const message = toolResultsMessage(await tracker.fitTurn(outcome.results, messages, rt.session));
       messages.push(message);
       emit({ type: 'tool_results', message });
     }
     toolCalls += outcome.results.length;
     if (outcome.usage) {
-      usage.inputTokens += outcome.usage.inputTokens;
-      usage.outputTokens += outcome.usage.outputTokens;
-      emit({ type: 'usage', usage: outcome.usage, total: { ...usage } });
+      const turnCostUsd = account(outcome.usage);
+      emit({
+        type: 'usage',
+        turn: turns,
+        usage: outcome.usage,
+        total: { ...usage },
+        contextTokens: tracker.tokens(messages),
+        contextWindow: tracker.window,
+        costUsd: cost,
+        turnCostUsd,
+      });
     }
     emit({ type: 'turn_end', turn: turns, stopReason: outcome.stopReason, toolCalls: outcome.results.length });
     if (options.signal.aborted) return finish('aborted');
@@ -149,10 +252,12 @@ async function runTurn(
   messages: readonly Message[],
   seenIds: Set<string>,
   emit: (event: AgentEvent) => void,
+  setup: TurnSetup,
 ): Promise<TurnOutcome> {
   const { tools, systemPromptSection } = chooseTools(options, messages);
-  const system = systemFor(options, tools, systemPromptSection);
+  const system = systemFor(options, tools, systemPromptSection, setup.date);
   const specs = tools.map((tool) => toolSpec(tool, rt.session.cwd));
+  setup.tracker.sending(system, JSON.stringify(specs));
 
   // The turn's own controller: a provider failure stops the turn's tools as an abort does.
   const turnAbort = new AbortController();
@@ -172,7 +277,7 @@ async function runTurn(
   const chat = startChatSpan(options.model, options.provider.name, options.maxTokens);
   try {
     const stream = options.provider.stream(
-      { model: options.model, system, messages: [...messages], tools: specs, maxTokens: options.maxTokens },
+      { model: options.model, system, messages: [...messages], tools: specs, maxTokens: options.maxTokens, cache: setup.cache },
       options.signal,
     );
     for await (const event of stream) {
@@ -253,10 +358,10 @@ function chooseTools(options: RunAgentOptions, messages: readonly Message[]): To
   return options.selectTools ? options.selectTools(pool, messages) : { tools: pool };
 }
 
-function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: string | undefined): string {
+function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: string | undefined, date: Date): string {
   if (typeof options.system === 'string') return extra ? `${options.system}\n\n${extra}` : options.system;
   if (options.system) return options.system(tools, extra);
-  return buildSystemPrompt({ tools, cwd: options.rt.session.cwd, date: new Date(), extra });
+  return buildSystemPrompt({ tools, cwd: options.rt.session.cwd, date, extra });
 }
 
 /** The parsed object when the streamed JSON is a valid object ('' means no arguments), else the raw text for the pipeline to repair. */

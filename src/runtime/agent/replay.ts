@@ -15,7 +15,7 @@ import { declineMessageOf } from '../pipeline/permission.js';
 import { runBatch } from '../scheduler/batch.js';
 import { INTERRUPTED, textBlocks, toolUses } from './history.js';
 import type { SessionRecord } from './session-store.js';
-import { messagesOf } from './session-store.js';
+import { recordedMessages } from './session-store.js';
 
 export interface RecordedResult {
   content: ContentBlock[];
@@ -185,7 +185,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     askUser: answered ? recordedQuestions(options.records) : undefined,
   };
   const calls: CallComparison[] = [];
-  for (const turn of recordedTurns(messagesOf(options.records))) {
+  for (const turn of recordedTurns(recordedMessages(options.records))) {
     const moved = relocate(turn, recordedCwd, options.workspace);
     const wait = interruptAfter(turn, options.records);
     const signal = wait === undefined ? options.signal : AbortSignal.any([options.signal, AbortSignal.timeout(wait)]);

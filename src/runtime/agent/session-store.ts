@@ -12,6 +12,8 @@ export const SESSION_FORMAT_VERSION = 1;
 export type SessionRecord =
   | { type: 'session'; version: number; id: string; cwd: string; createdAt: string; provider?: string; model?: string }
   | { type: 'message'; message: Message }
+  /** The history was rewritten (old results cleared, older turns compacted): it continues from `messages`. */
+  | { type: 'history'; reason: 'cleared' | 'compacted'; messages: Message[] }
   | { type: 'tool_end'; toolUseId: string; toolName: string; isError: boolean; durationMs: number; display?: string }
   | { type: 'permission'; toolUseId: string; toolName: string; decision: PermissionDecision; by: 'policy' | 'user' | 'hook' | 'no-tty' }
   /**
@@ -103,6 +105,10 @@ export function recordFor(event: AgentEvent): SessionRecord | undefined {
     case 'assistant_message':
     case 'tool_results':
       return { type: 'message', message: event.message };
+    case 'context_cleared':
+      return { type: 'history', reason: 'cleared', messages: event.messages };
+    case 'context_compacted':
+      return { type: 'history', reason: 'compacted', messages: event.messages };
     case 'permission_decided':
       return { type: 'permission', toolUseId: event.toolUseId, toolName: event.toolName, decision: event.decision, by: event.by };
     case 'tool_end':
@@ -128,7 +134,7 @@ export interface ParsedSession {
   problemLines: number[];
 }
 
-const RECORD_TYPES = new Set(['session', 'message', 'tool_end', 'permission', 'file', 'answer']);
+const RECORD_TYPES = new Set(['session', 'message', 'history', 'tool_end', 'permission', 'file', 'answer']);
 
 /** Parses a session log; unreadable lines are reported, never fatal. */
 export function parseSession(text: string): ParsedSession {
@@ -205,8 +211,17 @@ export function readSession(file: string): ParsedSession {
   return parseSession(readFileSync(file, 'utf8'));
 }
 
+/** Every message as it was first recorded, across compactions (what replay re-runs). */
+export function recordedMessages(records: readonly SessionRecord[]): Message[] {
+  return records.flatMap((record) => (record.type === 'message' ? [record.message] : []));
+}
+
+/** The history a log ends with: messages in order, a history record replacing all before it. */
 export function messagesOf(records: readonly SessionRecord[]): Message[] {
-  return records
-    .filter((record): record is Extract<SessionRecord, { type: 'message' }> => record.type === 'message')
-    .map((record) => record.message);
+  let messages: Message[] = [];
+  for (const record of records) {
+    if (record.type === 'message') messages.push(record.message);
+    else if (record.type === 'history') messages = [...record.messages];
+  }
+  return messages;
 }

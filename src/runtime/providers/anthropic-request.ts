@@ -3,6 +3,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock } from '../tool/types.js';
 import { mergeTurns, toolInputObject } from './content.js';
 import { sanitizeSchema } from './schema.js';
+import { placeCacheBreakpoints } from '../context/breakpoints.js';
 import type { AssistantPart, Message, ModelRequest, ToolSpec, UserPart } from './types.js';
 
 /** Output tokens asked for when the request does not say; room for a large file write. */
@@ -67,7 +68,7 @@ export function toAnthropicTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
 }
 
 export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
-  return {
+  const params: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     messages: toAnthropicMessages(request.messages),
@@ -75,4 +76,5 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
     ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
     stream: true,
   };
+  return request.cache ? placeCacheBreakpoints(params, request.cache.ttl) : params;
 }

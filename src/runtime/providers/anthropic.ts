@@ -18,13 +18,21 @@ function stopReason(reason: string | null): StopReason {
   return 'other';
 }
 
-/** Input tokens including prompt-cache reads and writes, which Anthropic counts separately. */
-function inputTokens(usage: {
+interface AnthropicUsage {
   input_tokens: number | null;
-  cache_creation_input_tokens: number | null;
-  cache_read_input_tokens: number | null;
-}): number {
-  return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** Input tokens including prompt-cache reads and writes, which Anthropic counts separately. */
+function inputUsage(usage: AnthropicUsage): Pick<Usage, 'inputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'> {
+  const read = usage.cache_read_input_tokens;
+  const write = usage.cache_creation_input_tokens;
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + (write ?? 0) + (read ?? 0),
+    ...(typeof read === 'number' ? { cacheReadTokens: read } : {}),
+    ...(typeof write === 'number' ? { cacheWriteTokens: write } : {}),
+  };
 }
 
 interface OpenCall {
@@ -38,13 +46,12 @@ interface OpenCall {
 export async function* mapAnthropicStream(events: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<ModelStreamEvent> {
   const calls = new Map<number, OpenCall>();
   let callCount = 0;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let reason: StopReason = 'other';
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
-        usage.inputTokens = inputTokens(event.message.usage);
-        usage.outputTokens = event.message.usage.output_tokens ?? 0;
+        usage = { ...inputUsage(event.message.usage), outputTokens: event.message.usage.output_tokens ?? 0 };
         break;
       case 'content_block_start': {
         const block = event.content_block;
@@ -79,8 +86,11 @@ export async function* mapAnthropicStream(events: AsyncIterable<Anthropic.RawMes
       case 'message_delta':
         reason = stopReason(event.delta.stop_reason);
         // message_delta usage counts are cumulative.
-        usage.outputTokens = event.usage.output_tokens ?? usage.outputTokens;
-        if (typeof event.usage.input_tokens === 'number') usage.inputTokens = inputTokens(event.usage);
+        usage = {
+          ...usage,
+          ...(typeof event.usage.input_tokens === 'number' ? inputUsage(event.usage) : {}),
+          outputTokens: event.usage.output_tokens ?? usage.outputTokens,
+        };
         break;
       case 'message_stop':
         yield { type: 'message_end', stopReason: reason, usage };

@@ -87,6 +87,7 @@ export function toChatParams(request: ModelRequest, official: boolean): OpenAI.C
     messages: toChatMessages(request.system, request.messages),
     ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
     ...limit,
+    ...(request.cache?.key !== undefined ? { prompt_cache_key: request.cache.key } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -21,12 +21,17 @@ function stopReason(finish: string, calls: number): StopReason {
 
 export async function* mapChatStream(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): AsyncGenerator<ModelStreamEvent> {
   const joiner = new ChatCallJoiner();
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let finish: string | undefined;
   for await (const chunk of chunks) {
     if (chunk.usage) {
-      usage.inputTokens = chunk.usage.prompt_tokens ?? 0;
-      usage.outputTokens = chunk.usage.completion_tokens ?? 0;
+      // prompt_tokens includes the cached part; OpenAI bills no cache write.
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+      usage = {
+        inputTokens: chunk.usage.prompt_tokens ?? 0,
+        outputTokens: chunk.usage.completion_tokens ?? 0,
+        ...(typeof cached === 'number' ? { cacheReadTokens: cached } : {}),
+      };
     }
     const choice = chunk.choices?.[0];
     if (choice === undefined) continue;

@@ -70,6 +70,7 @@ export function toResponsesParams(request: ModelRequest): OpenAI.Responses.Respo
     ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
     // The whole history is sent each turn, so nothing needs keeping server-side.
     store: false,
+    ...(request.cache?.key !== undefined ? { prompt_cache_key: request.cache.key } : {}),
     stream: true,
   };
 }

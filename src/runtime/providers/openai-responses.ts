@@ -71,9 +71,11 @@ export async function* mapResponsesStream(events: AsyncIterable<OpenAI.Responses
       case 'response.completed':
       case 'response.incomplete': {
         for (const call of calls) yield* end(call);
+        const cached = event.response.usage?.input_tokens_details?.cached_tokens;
         const usage: Usage = {
           inputTokens: event.response.usage?.input_tokens ?? 0,
           outputTokens: event.response.usage?.output_tokens ?? 0,
+          ...(typeof cached === 'number' ? { cacheReadTokens: cached } : {}),
         };
         yield { type: 'message_end', stopReason: stopReason(event.response, calls.length), usage };
         return;

@@ -1,6 +1,7 @@
 // The provider-neutral conversation and the streaming interface every provider implements.
 // Providers only translate: tool specs and messages in, stream events out.
 import type { ContentBlock, JSONSchema } from '../tool/types.js';
+import type { CacheTtl } from '../context/breakpoints.js';
 
 export type ProviderName = 'anthropic' | 'openai' | 'openai-responses';
 
@@ -28,11 +29,30 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   maxTokens?: number;
+  /**
+   * Prompt caching: Anthropic gets cache_control breakpoints with this TTL, OpenAI gets `key` as
+   * prompt_cache_key (it caches stable prefixes by itself). Absent: no caching hints.
+   */
+  cache?: PromptCache;
 }
 
+export interface PromptCache {
+  ttl: CacheTtl;
+  /** Routes a session's requests to the same cache (OpenAI prompt_cache_key): the session id. */
+  key?: string;
+}
+
+/**
+ * Tokens of one reply as the server counted them. inputTokens is the whole prompt, cached parts
+ * included; the cache counts are set only when the server reports them (local servers do not).
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** Prompt tokens read from the cache (Anthropic cache_read_input_tokens, OpenAI cached_tokens). */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the cache (Anthropic cache_creation_input_tokens). */
+  cacheWriteTokens?: number;
 }
 
 /**

@@ -38,7 +38,7 @@ describe('runAgent', () => {
     expect(result.answer).toBe('All done.');
     expect(result.turns).toBe(3);
     expect(result.toolCalls).toBe(2);
-    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 15 });
+    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0 });
     expectPaired(result.messages);
     expect(results(result.messages).map(text)).toEqual(['noted a', 'noted b']);
     // The second request carries the first call's result; tools are described with their schema.

@@ -54,7 +54,9 @@ describe.each(DIALECTS)('%s provider', (dialect) => {
     const [call] = ends(first);
     expect(call).toMatchObject({ index: 0, name: 'Read' });
     expect(JSON.parse(call.input)).toEqual({ file_path: 'a.txt' });
-    expect(first.at(-1)).toEqual({ type: 'message_end', stopReason: 'tool_use', usage: { inputTokens: 12, outputTokens: 7 } });
+    // Responses always reports input_tokens_details.cached_tokens; the others only when there is a cache.
+    const cached = dialect === 'openai-responses' ? { cacheReadTokens: 0 } : {};
+    expect(first.at(-1)).toEqual({ type: 'message_end', stopReason: 'tool_use', usage: { inputTokens: 12, outputTokens: 7, ...cached } });
 
     const history: Message[] = [
       ...request().messages,

@@ -126,7 +126,11 @@ describe('mapAnthropicStream', () => {
       { type: 'message_stop' },
     ] as unknown as Anthropic.RawMessageStreamEvent[];
     expect(await collect(mapAnthropicStream(from(events)))).toEqual([
-      { type: 'message_end', stopReason: 'max_tokens', usage: { inputTokens: 115, outputTokens: 9 } },
+      {
+        type: 'message_end',
+        stopReason: 'max_tokens',
+        usage: { inputTokens: 115, outputTokens: 9, cacheReadTokens: 100, cacheWriteTokens: 10 },
+      },
     ]);
   });
 });

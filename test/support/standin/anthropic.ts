@@ -11,6 +11,17 @@ function inputObject(args: string): unknown {
   return typeof parsed === 'object' && parsed !== null ? parsed : {};
 }
 
+/** Anthropic's input_tokens excludes the cached parts, which it reports on their own. */
+function usage(reply: Reply): Record<string, number> {
+  const read = reply.cacheReadTokens;
+  const write = reply.cacheWriteTokens;
+  return {
+    input_tokens: reply.inputTokens - (read ?? 0) - (write ?? 0),
+    ...(read !== undefined ? { cache_read_input_tokens: read } : {}),
+    ...(write !== undefined ? { cache_creation_input_tokens: write } : {}),
+  };
+}
+
 export const anthropicWriter: DialectWriter = {
   path: '/v1/messages',
   urlSuffix: '',
@@ -30,7 +41,7 @@ export const anthropicWriter: DialectWriter = {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: reply.inputTokens, output_tokens: 1 },
+        usage: { ...usage(reply), output_tokens: 1 },
       },
     });
     frames.push(sse({ type: 'ping' }, 'ping'));
@@ -72,8 +83,12 @@ export const anthropicWriter: DialectWriter = {
       ],
       stop_reason: stopReason(reply),
       stop_sequence: null,
-      usage: { input_tokens: reply.inputTokens, output_tokens: reply.outputTokens },
+      usage: { ...usage(reply), output_tokens: reply.outputTokens },
     };
+  },
+
+  contextLimitBody(tokens, limit) {
+    return { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${limit} maximum` } };
   },
 
   errorBody(status, message) {

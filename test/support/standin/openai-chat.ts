@@ -8,8 +8,13 @@ function finishReason(reply: Reply, quirks: OpenAIQuirks): string {
   return reply.toolCalls.length > 0 && !quirks.finishReasonStop ? 'tool_calls' : 'stop';
 }
 
-function usage(reply: Reply): Record<string, number> {
-  return { prompt_tokens: reply.inputTokens, completion_tokens: reply.outputTokens, total_tokens: reply.inputTokens + reply.outputTokens };
+function usage(reply: Reply): Record<string, unknown> {
+  return {
+    prompt_tokens: reply.inputTokens,
+    completion_tokens: reply.outputTokens,
+    total_tokens: reply.inputTokens + reply.outputTokens,
+    ...(reply.cacheReadTokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.cacheReadTokens } } : {}),
+  };
 }
 
 function wholeCall(call: Reply['toolCalls'][number], index: number, quirks: OpenAIQuirks): Record<string, unknown> {
@@ -86,5 +91,10 @@ export const openaiChatWriter: DialectWriter = {
   errorBody(status, message) {
     const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
     return { error: { message, type, param: null, code: null } };
+  },
+
+  contextLimitBody(tokens, limit) {
+    const message = `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`;
+    return { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
   },
 };

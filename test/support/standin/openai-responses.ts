@@ -45,7 +45,7 @@ function response(reply: Reply, done: boolean): Record<string, unknown> {
           input_tokens: reply.inputTokens,
           output_tokens: reply.outputTokens,
           total_tokens: reply.inputTokens + reply.outputTokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: reply.cacheReadTokens ?? 0 },
           output_tokens_details: { reasoning_tokens: 0 },
         }
       : null,
@@ -105,5 +105,10 @@ export const openaiResponsesWriter: DialectWriter = {
   errorBody(status, message) {
     const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
     return { error: { message, type, param: null, code: null } };
+  },
+
+  contextLimitBody() {
+    const message = 'Your input exceeds the context window of this model. Please adjust your input and try again.';
+    return { error: { message, type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' } };
   },
 };

@@ -16,6 +16,7 @@ import type {
   StandinDialect,
   StandinOptions,
 } from './types.js';
+import { AnthropicCacheSimulator, OpenAIPrefixCache, tokensOf } from '../cache-simulator.js';
 
 const WRITERS: Record<StandinDialect, DialectWriter> = {
   anthropic: anthropicWriter,
@@ -43,31 +44,48 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   const quirks: OpenAIQuirks = options.dialectQuirks ?? {};
   const queue = [...options.script];
   const requests: unknown[] = [];
+  const rawBodies: string[] = [];
+  let refused = 0;
+  const counting = options.countTokens === true || options.contextLimit !== undefined;
+  const anthropicCache = new AnthropicCacheSimulator();
+  const openaiCache = new OpenAIPrefixCache();
+
+  /** What the provider would count and bill for this prompt. */
+  function counted(raw: string, body: Record<string, unknown>): Pick<Reply, 'inputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'> {
+    if (options.dialect === 'anthropic') {
+      const bill = anthropicCache.bill(body);
+      return { inputTokens: bill.totalTokens, cacheReadTokens: bill.cacheReadTokens, cacheWriteTokens: bill.cacheWriteTokens };
+    }
+    return { inputTokens: tokensOf(raw), cacheReadTokens: openaiCache.cachedTokens(raw) };
+  }
   const headers: Standin['headers'] = [];
   let serial = 0;
   let callSerial = 0;
   let aborts = 0;
   const idPrefix = options.dialect === 'anthropic' ? 'toolu_standin_' : 'call_standin_';
 
-  function toReply(step: ReplyStep): Reply {
+  function toReply(step: ReplyStep, count?: Pick<Reply, 'inputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>): Reply {
     serial++;
     return {
+      ...count,
       text: step.text ?? '',
       toolCalls: (step.toolCalls ?? []).map((c) => ({
         id: c.id ?? `${idPrefix}${++callSerial}`,
         name: c.name,
         arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
       })),
-      inputTokens: step.usage?.inputTokens ?? 10,
+      inputTokens: step.usage?.inputTokens ?? count?.inputTokens ?? 10,
       outputTokens: step.usage?.outputTokens ?? 5,
+      ...(step.usage?.cacheReadTokens !== undefined ? { cacheReadTokens: step.usage.cacheReadTokens } : {}),
+      ...(step.usage?.cacheWriteTokens !== undefined ? { cacheWriteTokens: step.usage.cacheWriteTokens } : {}),
       stopReason: step.stopReason,
       model: options.model ?? 'standin-model',
       serial,
     };
   }
 
-  async function stream(res: ServerResponse, step: ReplyStep, body: Record<string, unknown>): Promise<void> {
-    const frames = writer.frames(toReply(step), body, quirks);
+  async function stream(res: ServerResponse, reply: Reply, step: ReplyStep, body: Record<string, unknown>): Promise<void> {
+    const frames = writer.frames(reply, body, quirks);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     for (const [i, frame] of frames.entries()) {
@@ -99,8 +117,15 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       return sendJSON(res, 400, writer.errorBody(400, 'The request body is not valid JSON.'));
     }
     requests.push(body);
+    rawBodies.push(raw);
     headers.push({ ...req.headers });
-    const step = queue.shift();
+    const count = counting ? counted(raw, body) : undefined;
+    if (options.contextLimit !== undefined && count !== undefined && count.inputTokens > options.contextLimit) {
+      refused++;
+      return sendJSON(res, 400, writer.contextLimitBody(count.inputTokens, options.contextLimit));
+    }
+    const toolless = !Array.isArray(body.tools) || body.tools.length === 0;
+    const step = toolless && options.replyWithoutTools !== undefined ? options.replyWithoutTools : queue.shift();
     if (step === undefined) {
       return sendJSON(res, 400, writer.errorBody(400, `The stand-in script has no reply left for request ${requests.length}.`));
     }
@@ -108,8 +133,9 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     if (isFault(step)) {
       return sendJSON(res, step.status, step.body ?? writer.errorBody(step.status, `Stand-in fault ${step.status}.`), step.headers);
     }
-    if (body.stream === true) return stream(res, step, body);
-    return sendJSON(res, 200, writer.body(toReply(step), quirks));
+    const reply = toReply(step, count);
+    if (body.stream === true) return stream(res, reply, step, body);
+    return sendJSON(res, 200, writer.body(reply, quirks));
   }
 
   const server = createServer((req, res) => {
@@ -123,6 +149,8 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   return {
     url: `http://127.0.0.1:${port}${writer.urlSuffix}`,
     requests,
+    rawBodies,
+    refusedForLength: () => refused,
     headers,
     clientAborts: () => aborts,
     close: () =>

@@ -11,6 +11,10 @@ export interface StandinToolCall {
 export interface StandinUsage {
   inputTokens?: number;
   outputTokens?: number;
+  /** Reported as Anthropic cache_read_input_tokens / OpenAI cached_tokens. */
+  cacheReadTokens?: number;
+  /** Reported as Anthropic cache_creation_input_tokens. */
+  cacheWriteTokens?: number;
 }
 
 /** One model reply. */
@@ -65,13 +69,33 @@ export interface StandinOptions {
   dialectQuirks?: OpenAIQuirks;
   /** Model id reported in replies (default "standin-model"). */
   model?: string;
+  /**
+   * Count each prompt (4 characters of the request JSON a token) and report it as the input
+   * tokens, with cache reads and writes as the provider would bill them (Anthropic: the published
+   * caching rules on the request's breakpoints; OpenAI: its automatic prefix cache).
+   */
+  countTokens?: boolean;
+  /**
+   * Refuse a prompt over this many tokens with the provider's own error (Anthropic 400 "prompt is
+   * too long", OpenAI 400 context_length_exceeded), without using up a script step. Implies countTokens.
+   */
+  contextLimit?: number;
+  /**
+   * The answer to every request that offers no tools (a summarising request), given without
+   * using up a script step; absent: such requests take the next step like any other.
+   */
+  replyWithoutTools?: ScriptStep;
 }
 
 export interface Standin {
   /** Base URL for the SDK: the server root for Anthropic, `<root>/v1` for OpenAI. */
   url: string;
-  /** Parsed JSON bodies of the model requests, in order. */
+  /** Parsed JSON bodies of the model requests, in order (refused ones included). */
   requests: unknown[];
+  /** The request bodies as the SDK sent them, byte for byte, parallel to `requests`. */
+  rawBodies: string[];
+  /** Requests refused for exceeding contextLimit. */
+  refusedForLength(): number;
   /** Request headers, parallel to `requests`. */
   headers: Record<string, string | string[] | undefined>[];
   /** Replies the client stopped reading before they were complete. */
@@ -85,6 +109,8 @@ export interface Reply {
   toolCalls: { id: string; name: string; arguments: string }[];
   inputTokens: number;
   outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   stopReason?: string;
   model: string;
   /** Stable per server, for message and item ids. */
@@ -101,4 +127,6 @@ export interface DialectWriter {
   /** JSON body for a non-streamed reply. */
   body(reply: Reply, quirks: OpenAIQuirks): unknown;
   errorBody(status: number, message: string): unknown;
+  /** The provider's own answer to a prompt past the model's window. */
+  contextLimitBody(tokens: number, limit: number): unknown;
 }
