@@ -94,7 +94,9 @@ describe('clearing', () => {
       call('d'),
       result('d', 'z'),
     ];
-    expect(chooseResultsToClear(messages, 150_000, 200_000, { trigger: 0.5, target: 0.25, keepTurns: 2 }).map((c) => c.toolUseId)).toEqual(['b']);
+    expect(chooseResultsToClear(messages, 150_000, 200_000, { trigger: 0.5, target: 0.25, keepTurns: 2 }).map((c) => c.toolUseId)).toEqual([
+      'b',
+    ]);
   });
 });
 

@@ -19,7 +19,9 @@ const turn = fc.record({
 });
 
 /** A history as the loop builds it: a prompt, then assistant turns, each call answered in the next message. */
-function build(turns: fc.infer<typeof turn>[]): Message[] {
+type Turn = typeof turn extends fc.Arbitrary<infer T> ? T : never;
+
+function build(turns: Turn[]): Message[] {
   const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'start' }] }];
   let id = 0;
   for (const t of turns) {
