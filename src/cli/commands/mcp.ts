@@ -10,7 +10,18 @@ interface ServeFlags extends CliFlags {
   http?: number;
   host?: string;
   token?: string;
+  allowedHost?: string[];
+  maxSessions?: number;
+  idleTimeout?: number;
 }
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number of at least 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -88,8 +99,20 @@ async function serve(flags: ServeFlags): Promise<number> {
     const handle = await serveMcp({
       registry: runtime.registry,
       rt: runtime.rt,
-      transport: stdio ? 'stdio' : { http: { port: flags.http as number, host: flags.host, token } },
+      transport: stdio
+        ? 'stdio'
+        : {
+            http: {
+              port: flags.http as number,
+              host: flags.host,
+              token,
+              allowedHosts: flags.allowedHost,
+              maxSessions: flags.maxSessions,
+              idleTimeoutMs: flags.idleTimeout === undefined ? undefined : flags.idleTimeout * 1000,
+            },
+          },
       deferral: runtime.deferral,
+      upstream: runtime.mcp?.upstream(),
     });
     if (handle.url) process.stderr.write(`wield: MCP gateway listening on ${handle.url}\n`);
     await untilShutdown(stdio);
@@ -110,7 +133,10 @@ export function register(program: Command): void {
       .description('serve the tool pool (built-ins, MCP servers, ToolSearch) over MCP: stdio, or Streamable HTTP with --http')
       .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio (0 picks a free port)', parsePort)
       .option('--host <host>', 'address to bind for --http (default 127.0.0.1; anything else needs --token)')
-      .option('--token <token>', 'bearer token clients must send (or set WIELD_MCP_TOKEN)'),
+      .option('--token <token>', 'bearer token clients must send (or set WIELD_MCP_TOKEN)')
+      .option('--allowed-host <name>', "a further name clients may send as Host, e.g. this machine's DNS name (repeatable)", collect)
+      .option('--max-sessions <n>', 'most HTTP sessions kept at once (default 500)', parseCount)
+      .option('--idle-timeout <seconds>', 'close an HTTP session idle for this long (default 900)', parseCount),
   );
   serveCommand.action(run(() => serve(serveCommand.optsWithGlobals<ServeFlags>())));
 }

@@ -11,6 +11,7 @@ import { remainingDelay } from './backoff.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
 import { guardedFetch } from './guarded-fetch.js';
 import { sanitizeNamePart } from './names.js';
+import type { UpstreamEvent } from './gateway-upstream.js';
 import { checkToolList, type McpToolInfo } from './tools.js';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
@@ -34,6 +35,8 @@ export interface ConnectionOptions {
   clientInfo: { name: string; version: string };
   /** Called with the server's usable tools after every (re)listing. */
   onTools: (tools: McpToolInfo[]) => void;
+  /** The server's resource, prompt and log notifications (for the gateway and the session log). */
+  onEvent?: (event: UpstreamEvent) => void;
 }
 
 // A loose page shape: each tool is checked on its own (tools.ts) so one bad entry cannot fail
@@ -136,6 +139,9 @@ export class McpConnection {
         },
       );
       this.failures = 0;
+      // A server that changed its tools before answering announced it first: the new list is
+      // in place before the caller sees the result, so the next model request has it.
+      await this.refreshing;
       return result;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -188,10 +194,9 @@ export class McpConnection {
       const transport = this.createTransport();
       client.onclose = () => this.lost(client, 'the connection closed');
       client.onerror = (error) => this.logLine(`client error: ${error.message}`);
-      client.setNotificationHandler('notifications/tools/list_changed', () => {
-        void this.refreshTools(client);
-      });
+      this.forwardNotifications(client);
       await client.connect(transport, { timeout: this.connectTimeout, signal });
+      this.watchToolChanges(client, transport);
       const tools = await this.listTools(client, signal);
       if (this.isClosed()) {
         await client.close();
@@ -213,6 +218,36 @@ export class McpConnection {
       }
       throw new Error(this.error ?? reason);
     }
+  }
+
+  /** The client while connected (for resources, prompts and completions); undefined otherwise. */
+  get connected(): Client | undefined {
+    return this.state === 'connected' ? this.client : undefined;
+  }
+
+  /**
+   * tools/list_changed starts the new listing as the message arrives, not in the SDK's handler
+   * (run a microtask later, a race with the answer to a call that arrived just after it, lost
+   * in about half of `-p` runs). callTool then waits for that listing before returning.
+   */
+  private watchToolChanges(client: Client, transport: Transport): void {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && message.method === 'notifications/tools/list_changed') void this.refreshTools(client);
+      else deliver?.(message, extra);
+    };
+  }
+
+  private forwardNotifications(client: Client): void {
+    const emit = (event: UpstreamEvent) => this.options.onEvent?.(event);
+    client.setNotificationHandler('notifications/resources/updated', (n) => emit({ kind: 'resource-updated', uri: n.params.uri }));
+    client.setNotificationHandler('notifications/resources/list_changed', () => emit({ kind: 'resources-changed' }));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => emit({ kind: 'prompts-changed' }));
+    client.setNotificationHandler('notifications/message', (n) => {
+      const { level, data, logger } = n.params;
+      this.logLine(`log ${level}${logger ? ` ${logger}` : ''}: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+      emit({ kind: 'log', server: this.name, level, data });
+    });
   }
 
   /** close() may run while open() awaits; a method call keeps TypeScript from narrowing it away. */

@@ -1,64 +1,30 @@
 // wield's tool pool as an MCP server. Every call runs through the same pipeline as the agent's
-// own calls (validation, hooks, permissions, budgets); an `ask` decision becomes an MCP
-// elicitation when the client supports it, and a denial with the reason otherwise.
+// own calls (validation, hooks, permissions, budgets). Each connected client has its own state
+// (gateway-session.ts). An `ask` becomes an elicitation sent on the stream of the call that
+// caused it; a client without elicitation gets an immediate denial naming what would allow it.
 import { randomUUID } from 'node:crypto';
-import { Server, type CallToolResult, type ServerContext, type Tool as McpTool } from '@modelcontextprotocol/server';
+import { Server, WebStandardStreamableHTTPServerTransport, type ServerContext } from '@modelcontextprotocol/server';
 import { runToolCall } from '../pipeline/run.js';
-import type { AskPermission, RuntimeContext, ToolEvent } from '../pipeline/types.js';
+import type { AskPermission, PermissionPolicy, RuntimeContext, ToolEvent } from '../pipeline/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
-import { selectToolsForRequest, type DeferralOptions } from '../search/defer.js';
-import type { AnyTool, ToolCallResult } from '../tool/types.js';
+import type { DeferralOptions } from '../search/defer.js';
+import type { AnyTool, ToolContext } from '../tool/types.js';
+import type { McpCallOutput } from './adapt.js';
+import { toCallToolResult, toMcpTool } from './gateway-content.js';
+import { GatewayClientState } from './gateway-session.js';
+import { combinedInstructions, registerUpstreamHandlers, type GatewayUpstream } from './gateway-upstream.js';
+
+export { toCallToolResult, toMcpTool } from './gateway-content.js';
 
 export interface GatewayOptions {
   registry: ToolRegistry;
-  /** The session's runtime (policy, hooks, session); askPermission is replaced per connection. */
+  /** The session's runtime (policy, hooks, session); session and askPermission are per client. */
   rt: RuntimeContext;
   /** Deferred loading as for a model: core tools + ToolSearch when the pool is large; false lists all. */
   deferral?: DeferralOptions | false;
   serverInfo?: { name: string; version: string };
-}
-
-/** A flag evaluated for "any input"; a tool whose flag throws on `{}` gets the cautious answer. */
-function flag(check: (input: Record<string, unknown>) => boolean, fallback: boolean): boolean {
-  try {
-    return check({});
-  } catch {
-    return fallback;
-  }
-}
-
-export function toMcpTool(tool: AnyTool, cwd: string): McpTool {
-  const readOnly = flag(tool.isReadOnly, false);
-  const schema = tool.inputJSONSchema;
-  return {
-    name: tool.name,
-    description: tool.description({ cwd }),
-    // MCP requires an object schema at the top (ToolSchema.inputSchema.type === "object").
-    inputSchema: { ...schema, type: 'object' },
-    annotations: {
-      readOnlyHint: readOnly,
-      destructiveHint: !readOnly && flag(tool.isDestructive, true),
-      openWorldHint: tool.source === 'mcp' || tool.name === 'WebFetch',
-    },
-  };
-}
-
-/** The pipeline's result → tools/call result (text and image blocks, error flag kept). */
-export function toCallToolResult(result: ToolCallResult): CallToolResult {
-  const content = result.content.map((block) =>
-    block.type === 'text'
-      ? { type: 'text' as const, text: block.text }
-      : { type: 'image' as const, data: block.data, mimeType: block.mediaType },
-  );
-  const structured = result.structured;
-  const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
-  return { content, isError: result.isError, ...(isObject ? { structuredContent: structured as Record<string, unknown> } : {}) };
-}
-
-export function visibleTools(options: GatewayOptions): AnyTool[] {
-  const pool = options.registry.pool();
-  if (options.deferral === false) return pool;
-  return selectToolsForRequest(pool, [], { cwd: options.rt.session.cwd, ...options.deferral }).tools;
+  /** The MCP servers behind the gateway: their resources, prompts, completions and logs. */
+  upstream?: GatewayUpstream;
 }
 
 const PERMISSION_SCHEMA = {
@@ -72,13 +38,13 @@ function preview(input: Record<string, unknown>): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
-/** Asks the connected client's user through elicitation (MCP spec, client/elicitation). */
-function elicitPermission(ctx: ServerContext): AskPermission {
+/** Asks the client's user through elicitation, on the stream of the call that caused it. */
+function elicitPermission(server: Server, ctx: ServerContext): AskPermission {
   return async ({ tool, input, decision }, signal) => {
     try {
-      const answer = await ctx.mcpReq.elicitInput(
+      const answer = await server.elicitInput(
         { message: `Allow ${tool.name}? ${decision.reason}\nInput: ${preview(input)}`, requestedSchema: PERMISSION_SCHEMA },
-        { signal },
+        { signal, relatedRequestId: ctx.mcpReq.id },
       );
       if (answer.action === 'accept' && answer.content?.allow === true) return { allow: true };
       // The pipeline words it ("the user declined: …"); this says how, without a closing period.
@@ -94,6 +60,33 @@ function elicitPermission(ctx: ServerContext): AskPermission {
       throw new Error(`the MCP client could not be asked: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
+}
+
+/**
+ * For clients that cannot be asked: an `ask` is refused at once (the pipeline's no-one-to-ask
+ * path, no wait), its reason saying so and naming the rule and flag that would allow the call.
+ */
+export function withoutAsking(policy: PermissionPolicy): PermissionPolicy {
+  return {
+    async decide(request) {
+      const decision = await policy.decide(request);
+      if (decision.behavior !== 'ask') return decision;
+      const rule = decision.suggestions?.[0] ?? request.tool.name;
+      return {
+        ...decision,
+        reason:
+          `${decision.reason}; this MCP client cannot answer permission questions (it declared no elicitation capability), ` +
+          `so the call is refused; start the gateway with --allow "${rule}" to allow such calls`,
+        suggestions: decision.suggestions?.length ? decision.suggestions : [rule],
+      };
+    },
+  };
+}
+
+function canElicit(server: Server): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  // A bare `elicitation: {}` (2025-06-18) means form support.
+  return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0);
 }
 
 type ProgressToken = string | number;
@@ -128,36 +121,70 @@ function progressForwarder(ctx: ServerContext, toolUseId: string, token: Progres
   return { forward, flushed: () => sent };
 }
 
+/** Wraps a proxied tool so the call keeps the server's own answer (for pass-through). */
+function capturing(tool: AnyTool | undefined, keep: (raw: McpCallOutput) => void): AnyTool | undefined {
+  if (tool?.source !== 'mcp') return tool;
+  return {
+    ...tool,
+    call: async (input: Record<string, unknown>, ctx: ToolContext) => {
+      const output = (await tool.call(input, ctx)) as McpCallOutput;
+      keep(output);
+      return output;
+    },
+  } as AnyTool;
+}
+
 /** One MCP server instance (one per stdio connection or HTTP session). */
 export function createGatewayServer(options: GatewayOptions): Server {
-  const server = new Server(options.serverInfo ?? { name: 'wield', version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
+  const { registry, upstream } = options;
+  const client = new GatewayClientState(options.rt.session);
+  const server = new Server(options.serverInfo ?? { name: 'wield', version: '0.1.0' }, {
+    capabilities: {
+      tools: { listChanged: true },
+      ...(upstream
+        ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} }
+        : {}),
+    },
+    instructions: combinedInstructions(client.deferredSection(registry, options.deferral), upstream),
+  });
+  const visible = () => client.visibleTools(registry, options.deferral);
 
   server.setRequestHandler('tools/list', async () => ({
-    tools: visibleTools(options).map((tool) => toMcpTool(tool, options.rt.session.cwd)),
+    tools: visible().map((tool) => toMcpTool(tool, client.session.cwd, upstream?.toolDefinition(tool.name))),
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const toolUseId = `mcp_${randomUUID()}`;
-    const token = request.params._meta?.progressToken;
-    const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
-    const progress = progressForwarder(ctx, toolUseId, token, options.rt.emit);
+    const progress = progressForwarder(ctx, toolUseId, request.params._meta?.progressToken, options.rt.emit);
+    let raw: McpCallOutput | undefined;
     const rt: RuntimeContext = {
       ...options.rt,
-      askPermission: canElicit ? elicitPermission(ctx) : undefined,
+      session: client.session,
+      resolveTool: (name) => capturing(options.rt.resolveTool(name), (output) => (raw = output)),
+      ...(canElicit(server)
+        ? { askPermission: elicitPermission(server, ctx) }
+        : { askPermission: undefined, policy: withoutAsking(options.rt.policy) }),
       emit: progress.forward,
     };
+    // A cancelled call gets no answer (MCP spec, cancellation): its stream closes at once.
+    ctx.mcpReq.signal.addEventListener('abort', () => closeRequestStream(server, ctx.mcpReq.id), { once: true });
+    const before = visible();
     const result = await runToolCall(
       { id: toolUseId, name: request.params.name, input: request.params.arguments ?? {} },
       rt,
       ctx.mcpReq.signal,
     );
     await progress.flushed();
-    return toCallToolResult(result);
+    // Tools a ToolSearch found join this client's list; it hears so before the result arrives.
+    if (client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
+    return toCallToolResult(result, raw);
   });
+
+  const stopUpstream = upstream ? registerUpstreamHandlers(server, upstream) : () => undefined;
 
   // The pool changes when MCP servers behind the gateway connect or change their tools.
   let timer: NodeJS.Timeout | undefined;
-  const unsubscribe = options.registry.onChange(() => {
+  const unsubscribe = registry.onChange(() => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       if (server.transport) void server.sendToolListChanged().catch(() => undefined);
@@ -167,7 +194,13 @@ export function createGatewayServer(options: GatewayOptions): Server {
   server.onclose = () => {
     clearTimeout(timer);
     unsubscribe();
+    stopUpstream();
     previous?.();
   };
   return server;
+}
+
+function closeRequestStream(server: Server, requestId: string | number): void {
+  const transport = server.transport;
+  if (transport instanceof WebStandardStreamableHTTPServerTransport) transport.closeSSEStream(requestId);
 }

@@ -6,7 +6,9 @@ import { adaptMcpTool } from './adapt.js';
 import type { McpServerConfig } from './config.js';
 import { McpConnection, type McpServerStatus } from './connection.js';
 import { assignToolNames, mcpServerPrefix } from './names.js';
+import type { UpstreamEvent } from './gateway-upstream.js';
 import type { McpToolInfo } from './tools.js';
+import { ServersUpstream } from './upstream.js';
 
 export interface ConnectAllOptions {
   registry: ToolRegistry;
@@ -26,6 +28,9 @@ export class McpManager {
   private readonly registered = new Map<string, Map<string, string>>();
   private readonly firstAttempts: Promise<void>[] = [];
   private readonly clientInfo: { name: string; version: string };
+  /** exposed name → the definition its server listed (for the gateway's tools/list). */
+  private readonly definitions = new Map<string, Record<string, unknown>>();
+  private readonly listeners = new Set<(event: UpstreamEvent) => void>();
 
   constructor(options: McpManagerOptions = {}) {
     this.clientInfo = options.clientInfo ?? { name: 'wield', version: '0.1.0' };
@@ -39,6 +44,9 @@ export class McpManager {
         logDir: options.logDir,
         clientInfo: this.clientInfo,
         onTools: (tools) => this.sync(connection, tools, options),
+        onEvent: (event) => {
+          for (const listener of this.listeners) listener(event);
+        },
       });
       this.connections.set(name, connection);
       this.firstAttempts.push(connection.start());
@@ -72,6 +80,18 @@ export class McpManager {
     return registry.get(name);
   }
 
+  /** The servers' resources, prompts, completions and logs, for the gateway. */
+  upstream(): ServersUpstream {
+    return new ServersUpstream({
+      connections: () => [...this.connections.values()],
+      toolDefinition: (name) => this.definitions.get(name),
+      onEvent: (listener) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
+    });
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
@@ -94,6 +114,7 @@ export class McpManager {
       const exposedName = names.get(tool.name) as string;
       const signature = JSON.stringify(tool);
       next.set(exposedName, signature);
+      if (tool.definition) this.definitions.set(exposedName, tool.definition);
       if (previous.get(exposedName) === signature) continue;
       const adapted = adaptMcpTool(tool, {
         server,
@@ -107,6 +128,7 @@ export class McpManager {
     for (const name of previous.keys()) {
       if (next.has(name)) continue;
       options.registry.unregister(name);
+      this.definitions.delete(name);
       changed = true;
     }
     this.registered.set(server, next);

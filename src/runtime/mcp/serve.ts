@@ -1,12 +1,21 @@
 // `wield mcp serve`: the gateway over stdio, or over Streamable HTTP on 127.0.0.1 (anything else
-// needs a bearer token, since whoever reaches the port can run the pool's tools).
+// needs a bearer token, since whoever reaches the port can run the pool's tools). Each HTTP
+// client gets its own session (see gateway.ts); the table of sessions is bounded (http-sessions.ts).
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { BoundedEventStore } from './event-store.js';
 import { createGatewayServer, type GatewayOptions } from './gateway.js';
 import { sendWebResponse, toWebRequest } from './http-bridge.js';
+import { allowedHostnames, checkRequestHeaders, isLoopback } from './http-guard.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, SessionTable, type TrackedSession } from './http-sessions.js';
+
+export { isLoopback } from './http-guard.js';
+
+/** The SDK's default is 4 MiB; tool inputs are small, and a bigger body is a mistake or an attack. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpServeOptions {
   port: number;
@@ -14,6 +23,14 @@ export interface HttpServeOptions {
   host?: string;
   /** Clients must send `Authorization: Bearer <token>`. */
   token?: string;
+  /** Further names clients may use in the Host header (e.g. the machine's DNS name). */
+  allowedHosts?: string[];
+  /** Most sessions kept at once (default 500). */
+  maxSessions?: number;
+  /** A session without requests for this long is closed (default 15 min). */
+  idleTimeoutMs?: number;
+  /** Largest request body accepted (default 1 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
 }
 
 export interface ServeMcpOptions extends GatewayOptions {
@@ -23,15 +40,12 @@ export interface ServeMcpOptions extends GatewayOptions {
 export interface GatewayHandle {
   /** The endpoint URL (HTTP only). */
   url?: string;
+  /** Open HTTP sessions (0 for stdio). */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export const MCP_PATH = '/mcp';
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
-}
 
 /** Bearer check in constant time (a timing oracle would leak the token byte by byte). */
 export function tokenMatches(header: string | undefined, token: string): boolean {
@@ -42,16 +56,6 @@ export function tokenMatches(header: string | undefined, token: string): boolean
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Browsers send Origin; a page on another site must not drive a local gateway (DNS rebinding). */
-export function originAllowed(origin: string | undefined, loopbackOnly: boolean): boolean {
-  if (origin === undefined || !loopbackOnly) return true;
-  try {
-    return isLoopback(new URL(origin).hostname.replace(/^\[|\]$/g, ''));
-  } catch {
-    return false;
-  }
-}
-
 function reject(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
@@ -60,10 +64,10 @@ function reject(res: ServerResponse, status: number, message: string): void {
 async function serveStdio(options: GatewayOptions): Promise<GatewayHandle> {
   const server = createGatewayServer(options);
   await server.connect(new StdioServerTransport());
-  return { close: () => server.close() };
+  return { sessionCount: () => 0, close: () => server.close() };
 }
 
-interface Session {
+interface HttpSession extends TrackedSession {
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
 }
@@ -74,45 +78,57 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
   if (!loopbackOnly && !http.token) {
     throw new Error(`Serving MCP on ${host} exposes every tool to the network; pass a token (--token) or bind to 127.0.0.1.`);
   }
-  const sessions = new Map<string, Session>();
+  const hosts = allowedHostnames(host, http.allowedHosts);
+  const sessions = new SessionTable<HttpSession>({
+    maxSessions: http.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    idleTimeoutMs: http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  });
 
-  async function open(): Promise<Session> {
+  async function open(): Promise<HttpSession> {
     const server = createGatewayServer(options);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      eventStore: new BoundedEventStore(),
+      maxRequestBodySize: http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       onsessioninitialized: (id) => {
-        sessions.set(id, session);
+        session.id = id;
+        sessions.add(session);
       },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
+      onsessionclosed: (id) => sessions.delete(id),
     });
-    const session: Session = { server, transport };
+    const session: HttpSession = { id: '', lastSeen: Date.now(), busy: 0, server, transport, close: () => server.close() };
+    server.onclose = chain(server.onclose, () => sessions.delete(session.id));
     await server.connect(transport);
     return session;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
+    const headers = checkRequestHeaders({ host: req.headers.host, origin: req.headers.origin, hosts, checkOrigin: loopbackOnly });
+    if (!headers.ok) return reject(res, headers.status, headers.message);
     if (url.pathname !== MCP_PATH) return reject(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     if (http.token && !tokenMatches(req.headers.authorization, http.token)) {
       res.setHeader('www-authenticate', 'Bearer');
       return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token the gateway was started with');
     }
-    if (!originAllowed(req.headers.origin, loopbackOnly))
-      return reject(res, 403, 'Forbidden: requests from web pages of other origins are refused');
     const sessionId = req.headers['mcp-session-id'];
-    let session: Session | undefined;
+    let session: HttpSession | undefined;
     if (typeof sessionId === 'string') {
       session = sessions.get(sessionId);
-      if (!session) return reject(res, 404, 'Session not found: initialize a new session');
+      if (!session) return reject(res, 404, 'Session not found (closed, or evicted after being idle): initialize a new session');
     } else if (req.method === 'POST') {
+      if (!(await sessions.makeRoom()))
+        return reject(res, 503, `Too many sessions: all ${sessions.limits.maxSessions} are busy; retry later or close idle clients`);
       session = await open();
     } else {
       return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');
     }
+    const done = sessions.begin(session);
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    res.on('close', () => {
+      done();
+      abort.abort();
+    });
     const response = await session.transport.handleRequest(toWebRequest(req, `http://${req.headers.host ?? 'gateway'}`, abort.signal));
     // A POST that did not start a session (not an initialize request) leaves nothing to keep.
     if (typeof sessionId !== 'string' && session.transport.sessionId === undefined) void session.server.close();
@@ -133,12 +149,19 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    sessionCount: () => sessions.size,
     async close() {
-      await Promise.allSettled([...sessions.values()].map((session) => session.server.close()));
-      sessions.clear();
+      await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
+  };
+}
+
+function chain(first: (() => void) | undefined, second: () => void): () => void {
+  return () => {
+    first?.();
+    second();
   };
 }
 

@@ -31,6 +31,8 @@ export interface McpToolInfo {
   description?: string;
   inputSchema: JSONSchema;
   annotations?: McpToolAnnotations;
+  /** The entry as the server listed it (`$schema`, outputSchema, icons…), for the gateway. */
+  definition?: Record<string, unknown>;
 }
 
 export interface ToolListCheck {
@@ -73,7 +75,14 @@ export function checkToolList(raw: readonly unknown[]): ToolListCheck {
       return;
     }
     seen.add(tool.name);
-    result.tools.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: tool.annotations });
+    result.tools.push({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema,
+      annotations: tool.annotations,
+      definition: tool,
+    });
   });
   return result;
 }

@@ -132,6 +132,18 @@ describe('MCP client: faults', () => {
     expect(textOf(await call('mcp__live__fresh', {}))).toBe('fresh ok {}');
   });
 
+  it('a tool announced before the call is answered is registered when the call returns, every time', async () => {
+    const { registry, call } = testRuntime(allowAll);
+    const m = manager();
+    m.connectAll({ live: faultyConfig() }, { registry });
+    await m.ready();
+    // Without waiting for the listing that list_changed starts, about half of these missed it.
+    for (let i = 0; i < 20; i++) {
+      await call('mcp__live__add_tool', { text: `tool_${i}` });
+      expect(registry.get(`mcp__live__tool_${i}`), `tool_${i}`).toBeDefined();
+    }
+  });
+
   it('a server that cannot start is reported and does not block the others', async () => {
     const { registry } = testRuntime(allowAll);
     const m = manager();

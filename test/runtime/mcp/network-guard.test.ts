@@ -38,7 +38,13 @@ async function localMcpServer(): Promise<{ port: number; url: string }> {
     session: createSession({ cwd: tempDir('guard'), dir: tempDir('guard-session') }),
     policy: allowAll,
   });
-  const handle = await serveMcp({ registry, rt, transport: { http: { port: 0 } }, deferral: false });
+  // The tests reach it under made-up names that resolve to 127.0.0.1: the gateway must accept them.
+  const handle = await serveMcp({
+    registry,
+    rt,
+    transport: { http: { port: 0, allowedHosts: ['mcp.test', 'pinned.test'] } },
+    deferral: false,
+  });
   closers.push(() => handle.close());
   const url = handle.url as string;
   return { port: Number(new URL(url).port), url };

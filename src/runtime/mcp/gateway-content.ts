@@ -1,0 +1,56 @@
+// The pool's tools and results in MCP's shapes. A proxied server's own definition and result go
+// out as the server sent them (title, outputSchema, `$schema`, audio, embedded resources,
+// resource links, annotations), unless wield changed the result on the way (a hook's
+// replacement, a budget's cut): then the client gets what the model would.
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
+import type { AnyTool, ToolCallResult } from '../tool/types.js';
+import { mapCallResult, type McpCallOutput } from './adapt.js';
+
+/** A flag evaluated for "any input"; a tool whose flag throws on `{}` gets the cautious answer. */
+function flag(check: (input: Record<string, unknown>) => boolean, fallback: boolean): boolean {
+  try {
+    return check({});
+  } catch {
+    return fallback;
+  }
+}
+
+/** `upstream` is the definition a proxied server listed, when the tool is one of those. */
+export function toMcpTool(tool: AnyTool, cwd: string, upstream?: Record<string, unknown>): McpTool {
+  if (upstream) return { ...upstream, name: tool.name } as McpTool;
+  const readOnly = flag(tool.isReadOnly, false);
+  const schema = tool.inputJSONSchema;
+  return {
+    name: tool.name,
+    description: tool.description({ cwd }),
+    // MCP requires an object schema at the top (ToolSchema.inputSchema.type === "object").
+    inputSchema: { ...schema, type: 'object' },
+    annotations: {
+      readOnlyHint: readOnly,
+      destructiveHint: !readOnly && flag(tool.isDestructive, true),
+      openWorldHint: tool.source === 'mcp' || tool.name === 'WebFetch',
+    },
+  };
+}
+
+function sameContent(a: ToolCallResult['content'], b: ToolCallResult['content']): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The pipeline's result → tools/call result. `raw` is what a proxied server answered, when the
+ * call reached one: passed through whole if the pipeline's result is exactly its mapping.
+ */
+export function toCallToolResult(result: ToolCallResult, raw?: McpCallOutput): CallToolResult {
+  if (raw && (raw.isError === true) === result.isError && sameContent(mapCallResult(raw).content, result.content)) {
+    return { ...raw, content: raw.content ?? [] } as CallToolResult;
+  }
+  const content = result.content.map((block) =>
+    block.type === 'text'
+      ? { type: 'text' as const, text: block.text }
+      : { type: 'image' as const, data: block.data, mimeType: block.mediaType },
+  );
+  const structured = result.structured;
+  const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
+  return { content, isError: result.isError, ...(isObject ? { structuredContent: structured as Record<string, unknown> } : {}) };
+}
