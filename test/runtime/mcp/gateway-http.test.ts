@@ -29,7 +29,7 @@ function poolWithSessionTools() {
       inputSchema: z.object({ path: z.string() }),
       call: async ({ path }, ctx) => {
         ctx.session.cwd = path;
-        ctx.session.fileState.set(path, { path, mtimeMs: 0, size: 0 });
+        ctx.session.fileState.set(path, { path, mtimeMs: 0, size: 0, hash: '' });
         return 'ok';
       },
     }),
