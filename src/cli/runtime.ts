@@ -17,6 +17,8 @@ import { ToolIndex } from '../runtime/search/tool-index.js';
 import { createToolSearchTool } from '../runtime/search/tool.js';
 import { loadMcpConfigs, type LoadedMcpConfigs } from '../runtime/mcp/load.js';
 import type { McpManager } from '../runtime/mcp/manager.js';
+import { declineElicitation, type McpElicitHandler } from '../runtime/mcp/elicit.js';
+import { mcpAuthDir } from '../runtime/mcp/oauth-store.js';
 import type { DeferralOptions } from '../runtime/search/defer.js';
 import { sessionArtefactsDir, wieldHome } from '../runtime/agent/session-store.js';
 import type { CliFlags } from './options.js';
@@ -28,6 +30,8 @@ export interface CliRuntimeOptions {
   sessionId?: string;
   askPermission?: AskPermission;
   askUser?: AskUser;
+  /** Answers MCP servers' elicitation requests (the interactive UI); absent, they are declined. */
+  elicit?: McpElicitHandler;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -98,7 +102,11 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   if (Object.keys(mcpConfigs.servers).length > 0) {
     // The MCP SDK is heavy: loaded only when a server is configured, connected in the background.
     const { McpManager } = await import('../runtime/mcp/manager.js');
-    mcp = new McpManager();
+    mcp = new McpManager({
+      authDir: mcpAuthDir(env),
+      features: { roots: () => session.roots, elicit: options.elicit ?? declineElicitation },
+      notify: (message) => process.stderr.write(`wield: ${message}\n`),
+    });
     mcp.connectAll(mcpConfigs.servers, { registry, logDir: session.dir });
   }
   const servers = Object.entries(mcpConfigs.servers);
@@ -119,6 +127,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     policy,
     // A call to a tool of a server still connecting waits for it (up to its connect timeout).
     waitForTool: mcp ? async (name, signal) => mcp?.waitForTool(name, registry, signal) : undefined,
+    explainMissing: mcp ? (name) => mcp?.explainMissing(name) : undefined,
     hooks: hooksFromSettings(settings.hooks, { cwd: session.cwd, env }),
     askPermission: options.askPermission,
     askUser: options.askUser,

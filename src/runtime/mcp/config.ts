@@ -15,6 +15,12 @@
 //   disabled         true to keep the entry but not start it
 //   alwaysLoad       true to send this server's tools with every request (never deferred by ToolSearch)
 //   description      one line about the server, shown to the model next to its deferred tools
+//   elicitation      "accept-defaults" to answer the server's questions with the defaults its form
+//                    proposes (non-interactive runs); default: asked interactively, declined in -p
+// http only:
+//   oauth            false to never authorize; or {clientId, clientSecret, clientMetadataUrl, scope,
+//                    grant: "authorization_code" | "client_credentials", callbackPort}; by default a
+//                    server answering 401 gets the OAuth flow (discovery, registration, PKCE)
 import { z } from 'zod';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -28,7 +34,17 @@ const common = {
   disabled: z.boolean().optional(),
   alwaysLoad: z.boolean().optional(),
   description: z.string().optional(),
+  elicitation: z.enum(['ask', 'accept-defaults']).optional(),
 };
+
+const oauthSchema = z.strictObject({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
+  scope: z.string().optional(),
+  grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+  callbackPort: z.number().int().min(1).max(65_535).optional(),
+});
 
 const stdioSchema = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -44,6 +60,7 @@ const httpSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL such as https://host/mcp' }),
   headers: stringMap.optional(),
   allowedHosts: z.array(z.string().min(1)).optional(),
+  oauth: z.union([z.literal(false), oauthSchema]).optional(),
   ...common,
 });
 
@@ -106,7 +123,13 @@ export function expandEnv(text: string, env: Record<string, string | undefined>)
 function expandConfig(config: McpServerConfig, env: Record<string, string | undefined>): McpServerConfig {
   const map = (record: Record<string, string> | undefined) =>
     record && Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expandEnv(value, env)]));
-  if (isHttpConfig(config)) return { ...config, url: expandEnv(config.url, env), headers: map(config.headers) };
+  if (isHttpConfig(config)) {
+    const oauth = config.oauth && {
+      ...config.oauth,
+      ...(config.oauth.clientSecret ? { clientSecret: expandEnv(config.oauth.clientSecret, env) } : {}),
+    };
+    return { ...config, url: expandEnv(config.url, env), headers: map(config.headers), ...(oauth ? { oauth } : {}) };
+  }
   return {
     ...config,
     command: expandEnv(config.command, env),

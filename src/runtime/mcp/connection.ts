@@ -2,15 +2,26 @@
 // timeout and cancellation, and restart it (with backoff) after it crashes.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import {
+  type Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type StreamableHTTPClientTransport,
+  type Transport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
+import { type ClientFeatures, createClient } from './client-features.js';
+import { defaultsAnswer } from './elicit.js';
+import { createClientTransport } from './client-transport.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
-import { guardedFetch } from './guarded-fetch.js';
 import { sanitizeNamePart } from './names.js';
+import { McpOAuthProvider } from './oauth.js';
+import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { checkToolList, type McpToolInfo } from './tools.js';
 
@@ -37,6 +48,20 @@ export interface ConnectionOptions {
   onTools: (tools: McpToolInfo[]) => void;
   /** The server's resource, prompt and log notifications (for the gateway and the session log). */
   onEvent?: (event: UpstreamEvent) => void;
+  /** Elicitation and roots offered to the server. */
+  features?: ClientFeatures;
+  /** Folder for OAuth tokens (one file per server, mode 0600); without it OAuth is off. */
+  authDir?: string;
+  /** Things the person must do or know now (open the authorization page). */
+  notify?: (message: string) => void;
+}
+
+/** How long the person has to finish an authorization in the browser. */
+export const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
+
+function describeConnectError(error: unknown): string {
+  if (error instanceof UnauthorizedError) return `authorization failed: the server refused the credentials (${messageOf(error)})`;
+  return messageOf(error);
 }
 
 // A loose page shape: each tool is checked on its own (tools.ts) so one bad entry cannot fail
@@ -81,6 +106,7 @@ export class McpConnection {
   private log?: WriteStream;
   readonly callTimeout: number;
   readonly connectTimeout: number;
+  private readonly oauth?: McpOAuthProvider;
 
   constructor(
     readonly name: string,
@@ -90,6 +116,20 @@ export class McpConnection {
     this.state = config.disabled ? 'disabled' : 'disconnected';
     this.callTimeout = config.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     this.connectTimeout = config.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
+      this.oauth = new McpOAuthProvider({
+        store: new OAuthStore(oauthFile(options.authDir, name, config.url), config.url),
+        config: config.oauth ?? {},
+        authorizationTimeoutMs: AUTHORIZATION_TIMEOUT_MS,
+        notify: (message) => options.notify?.(`MCP server "${name}": ${message}`),
+      });
+    }
+  }
+
+  private get features(): ClientFeatures {
+    const features = this.options.features ?? {};
+    if (this.config.elicitation !== 'accept-defaults') return features;
+    return { ...features, elicit: async (request) => defaultsAnswer(request.requestedSchema) };
   }
 
   get logFile(): string | undefined {
@@ -188,14 +228,28 @@ export class McpConnection {
   private async open(): Promise<Client> {
     this.state = 'connecting';
     this.starts++;
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
-    const signal = AbortSignal.timeout(this.connectTimeout);
+    let signal = AbortSignal.timeout(this.connectTimeout);
+    let client = this.newClient();
     try {
-      const transport = this.createTransport();
-      client.onclose = () => this.lost(client, 'the connection closed');
-      client.onerror = (error) => this.logLine(`client error: ${error.message}`);
-      this.forwardNotifications(client);
-      await client.connect(transport, { timeout: this.connectTimeout, signal });
+      await this.oauth?.prepare();
+      let transport = this.transport();
+      try {
+        await client.connect(transport, { timeout: this.connectTimeout, signal });
+      } catch (error) {
+        // The server wants OAuth and the person was sent to the authorization page: wait for
+        // them (not bounded by the connect timeout), then connect once more with the token.
+        if (!(error instanceof UnauthorizedError) || !this.oauth?.awaitingAuthorization) throw error;
+        this.error = 'waiting for authorization in the browser';
+        const params = await this.oauth.authorizationResult().catch((reason: unknown) => {
+          throw new Error(`authorization failed: ${messageOf(reason)}`);
+        });
+        await (transport as StreamableHTTPClientTransport).finishAuth(params);
+        await client.close().catch(() => undefined);
+        client = this.newClient();
+        transport = this.transport();
+        signal = AbortSignal.timeout(this.connectTimeout);
+        await client.connect(transport, { timeout: this.connectTimeout, signal });
+      }
       this.watchToolChanges(client, transport);
       const tools = await this.listTools(client, signal);
       if (this.isClosed()) {
@@ -208,7 +262,7 @@ export class McpConnection {
       this.publish(tools);
       return client;
     } catch (error) {
-      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : messageOf(error);
+      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : describeConnectError(error);
       await client.close().catch(() => undefined);
       if (!this.isClosed()) {
         this.state = 'failed';
@@ -218,6 +272,18 @@ export class McpConnection {
       }
       throw new Error(this.error ?? reason);
     }
+  }
+
+  private newClient(): Client {
+    const client = createClient(this.options.clientInfo, this.features, this.name);
+    client.onclose = () => this.lost(client, 'the connection closed');
+    client.onerror = (error) => this.logLine(`client error: ${error.message}`);
+    this.forwardNotifications(client);
+    return client;
+  }
+
+  private transport(): Transport {
+    return createClientTransport(this.name, this.config, { onStderr: (text) => this.onStderr(text), oauth: this.oauth });
   }
 
   /** The client while connected (for resources, prompts and completions); undefined otherwise. */
@@ -253,30 +319,6 @@ export class McpConnection {
   /** close() may run while open() awaits; a method call keeps TypeScript from narrowing it away. */
   private isClosed(): boolean {
     return this.state === 'closed';
-  }
-
-  private createTransport(): Transport {
-    const config = this.config;
-    if (isHttpConfig(config)) {
-      return new StreamableHTTPClientTransport(new URL(config.url), {
-        requestInit: { headers: config.headers ?? {} },
-        fetch: guardedFetch({ server: this.name, url: config.url, allowedHosts: config.allowedHosts }),
-        // Redirects are left to the guarded fetch, which checks each hop's host (the SDK's own
-        // policy would refuse every redirect off the origin, allowed hosts included).
-        redirectPolicy: 'follow',
-      });
-    }
-    // Only the SDK's safe environment subset is inherited: API keys in our environment are not
-    // the server's business unless its entry passes them in `env`.
-    const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...config.env },
-      cwd: config.cwd,
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
-    return transport;
   }
 
   /** Pages through tools/list (the SDK's cursor walk, but per-tool checking, see toolPage). */

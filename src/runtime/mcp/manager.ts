@@ -3,6 +3,7 @@
 import type { ToolRegistry } from '../registry/registry.js';
 import type { AnyTool } from '../tool/types.js';
 import { adaptMcpTool } from './adapt.js';
+import type { ClientFeatures } from './client-features.js';
 import type { McpServerConfig } from './config.js';
 import { McpConnection, type McpServerStatus } from './connection.js';
 import { assignToolNames, mcpServerPrefix } from './names.js';
@@ -20,6 +21,12 @@ export interface ConnectAllOptions {
 
 export interface McpManagerOptions {
   clientInfo?: { name: string; version: string };
+  /** Elicitation and roots offered to every server. */
+  features?: ClientFeatures;
+  /** Folder for OAuth tokens (one file per server, mode 0600); without it OAuth is off. */
+  authDir?: string;
+  /** Things the person must do now (open an authorization page). */
+  notify?: (message: string) => void;
 }
 
 export class McpManager {
@@ -32,7 +39,7 @@ export class McpManager {
   private readonly definitions = new Map<string, Record<string, unknown>>();
   private readonly listeners = new Set<(event: UpstreamEvent) => void>();
 
-  constructor(options: McpManagerOptions = {}) {
+  constructor(private readonly options: McpManagerOptions = {}) {
     this.clientInfo = options.clientInfo ?? { name: 'wield', version: '0.1.0' };
   }
 
@@ -43,6 +50,9 @@ export class McpManager {
       const connection = new McpConnection(name, config, {
         logDir: options.logDir,
         clientInfo: this.clientInfo,
+        features: this.options.features,
+        authDir: this.options.authDir,
+        notify: this.options.notify,
         onTools: (tools) => this.sync(connection, tools, options),
         onEvent: (event) => {
           for (const listener of this.listeners) listener(event);
@@ -90,6 +100,19 @@ export class McpManager {
         return () => this.listeners.delete(listener);
       },
     });
+  }
+
+  /**
+   * Why a tool name of a configured server is missing (failed, or authorization failed), for
+   * the lookup's error; undefined for names that are no server's.
+   */
+  explainMissing(name: string): string | undefined {
+    const connection = [...this.connections.values()].find((candidate) => name.startsWith(mcpServerPrefix(candidate.name)));
+    if (!connection) return undefined;
+    const status = connection.status();
+    if (status.state === 'connected') return `MCP server "${status.name}" is connected but has no tool "${name}".`;
+    const why = status.error ? `: ${status.error}` : '';
+    return `MCP server "${status.name}" is ${status.state}${why}. Its tools, "${name}" among them, are unavailable; \`wield mcp list\` shows every server's state.`;
   }
 
   async close(): Promise<void> {

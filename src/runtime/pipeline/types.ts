@@ -151,6 +151,8 @@ export interface RuntimeContext {
    * server still connecting, up to its connect timeout) and returns it, or undefined.
    */
   waitForTool?(name: string, signal: AbortSignal): Promise<AnyTool | undefined>;
+  /** Why a name no tool has is missing, when its source knows (an MCP server that failed to connect). */
+  explainMissing?(name: string): string | undefined;
   policy: PermissionPolicy;
   hooks?: HookHandler[];
   askPermission?: AskPermission;

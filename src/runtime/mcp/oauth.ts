@@ -1,0 +1,175 @@
+// OAuth 2.1 for HTTP MCP servers (MCP authorization spec), on the SDK's auth support: the SDK
+// discovers protected-resource and authorization-server metadata, registers the client
+// (dynamic registration, or a client ID metadata document URL), runs PKCE with the `resource`
+// parameter and refreshes tokens; this provider stores what it is given (oauth-store.ts) and
+// sends the person to the authorization page (oauth-callback.ts). Machine clients use the
+// client-credentials grant with a configured client ID and secret.
+import { randomUUID } from 'node:crypto';
+import type {
+  OAuthClientMetadata,
+  OAuthDiscoveryState,
+  OAuthClientProvider,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import { listenForCallback, openInBrowser, type CallbackListener } from './oauth-callback.js';
+import type { OAuthStore } from './oauth-store.js';
+
+export interface McpOAuthConfig {
+  /** A pre-registered client (no dynamic registration then). */
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL of this client's metadata document, used as client_id where the server supports it. */
+  clientMetadataUrl?: string;
+  scope?: string;
+  /** `client_credentials` for machine clients (needs clientId and clientSecret); default authorization_code. */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** Local port of the redirect URI (default: one picked once and kept). */
+  callbackPort?: number;
+}
+
+export interface OAuthProviderOptions {
+  store: OAuthStore;
+  config: McpOAuthConfig;
+  /** How long to wait for the person to finish in the browser. */
+  authorizationTimeoutMs: number;
+  /** Tells the person where to go (the URL is also opened in the browser). */
+  notify: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_CALLBACK_PORT = 0;
+
+export class McpOAuthProvider implements OAuthClientProvider {
+  private listener?: CallbackListener;
+  private port: number;
+  /** The `state` sent with the authorization request; the redirect must bring it back. */
+  private expectedState?: string;
+
+  constructor(private readonly options: OAuthProviderOptions) {
+    this.port = options.config.callbackPort ?? options.store.read().callbackPort ?? DEFAULT_CALLBACK_PORT;
+  }
+
+  state(): string {
+    this.expectedState = randomUUID();
+    return this.expectedState;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.options.config.clientMetadataUrl;
+  }
+
+  private get machine(): boolean {
+    return this.options.config.grant === 'client_credentials';
+  }
+
+  get redirectUrl(): string | undefined {
+    return this.machine ? undefined : `http://127.0.0.1:${this.port}/oauth/callback`;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const { clientSecret, scope } = this.options.config;
+    return {
+      client_name: 'wield',
+      redirect_uris: this.machine ? [] : [String(this.redirectUrl)],
+      grant_types: this.machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: this.machine ? [] : ['code'],
+      token_endpoint_auth_method: clientSecret ? 'client_secret_basic' : 'none',
+      ...(scope ? { scope } : {}),
+    };
+  }
+
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    const { clientId, clientSecret } = this.options.config;
+    if (clientId) return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) };
+    return this.options.store.read().client;
+  }
+
+  saveClientInformation(client: StoredOAuthClientInformation): void {
+    this.options.store.update((record) => ({ ...record, client }));
+  }
+
+  tokens(): StoredOAuthTokens | undefined {
+    return this.options.store.read().tokens;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this.options.store.update((record) => ({ ...record, tokens }));
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.options.store.update((record) => ({ ...record, codeVerifier }));
+  }
+
+  codeVerifier(): string {
+    const verifier = this.options.store.read().codeVerifier;
+    if (!verifier) throw new Error('no PKCE code verifier saved: the authorization has to start again');
+    return verifier;
+  }
+
+  saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    this.options.store.update((record) => ({ ...record, discovery }));
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.options.store.read().discovery;
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    this.options.store.update((record) => {
+      if (scope === 'all') return { url: record.url, callbackPort: record.callbackPort };
+      if (scope === 'client') return { ...record, client: undefined, tokens: undefined };
+      if (scope === 'tokens') return { ...record, tokens: undefined };
+      if (scope === 'verifier') return { ...record, codeVerifier: undefined };
+      return { ...record, discovery: undefined };
+    });
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.machine) return undefined;
+    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+  }
+
+  /** Picks and keeps the callback port before the first authorization (the redirect URI names it). */
+  async prepare(): Promise<void> {
+    if (this.machine || this.port !== 0) return;
+    const probe = await listenForCallback(0, 1);
+    this.port = probe.port;
+    probe.close();
+    const port = this.port;
+    this.options.store.update((record) => ({ ...record, callbackPort: port }));
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.machine) throw new Error('the client-credentials grant has no authorization page; check clientId and clientSecret');
+    this.listener?.close();
+    this.listener = await listenForCallback(this.port, this.options.authorizationTimeoutMs);
+    const url = authorizationUrl.toString();
+    this.options.notify(`authorize in the browser: ${url}`);
+    await openInBrowser(url, this.options.env).catch((error: unknown) =>
+      this.options.notify(
+        `could not open a browser (${error instanceof Error ? error.message : String(error)}); open the URL above by hand`,
+      ),
+    );
+  }
+
+  /** After the SDK asked for a redirect: the callback's parameters, once the person is done. */
+  async authorizationResult(): Promise<URLSearchParams> {
+    if (!this.listener) throw new Error('no authorization is in progress');
+    const params = await this.listener.params;
+    this.listener = undefined;
+    if (this.expectedState && params.get('state') !== this.expectedState) {
+      throw new Error('the authorization redirect carried the wrong state (a forged or stale redirect); try again');
+    }
+    const error = params.get('error');
+    if (error)
+      throw new Error(
+        `the authorization server refused: ${error}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`,
+      );
+    return params;
+  }
+
+  get awaitingAuthorization(): boolean {
+    return this.listener !== undefined;
+  }
+}
