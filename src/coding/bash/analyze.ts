@@ -122,15 +122,21 @@ const wholeLine = (command: string, reason: string): BashPart => ({ command, rea
 /** A line the analyser could not read: what it runs is unknown, so deny and ask rules cannot be checked. */
 const unreadLine = (command: string, reason: string): BashPart => ({ ...wholeLine(command, reason), opaque: reason });
 
-function result(readOnly: boolean, reason: string, parts: BashPart[], parseError?: boolean): BashAnalysis {
-  return { readOnly, reason, commands: parts.map((p) => p.command), parts, ...(parseError ? { parseError } : {}) };
+function result(readOnly: boolean, reason: string, parts: BashPart[], parseError?: boolean, gitDirs: string[] = []): BashAnalysis {
+  return { readOnly, reason, commands: parts.map((p) => p.command), parts, gitDirs, ...(parseError ? { parseError } : {}) };
 }
 
 function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis {
   // A failure outside every part (`> ~/.bashrc && rm x`, `[[ -v 'a[$(touch p)]' ]]; rm x`) would
   // otherwise pass unseen when rules cover each part.
   const notReadOnly = (reason: string): BashAnalysis =>
-    result(false, reason, a.loose !== undefined || a.parts.length === 0 ? [wholeLine(command, a.loose ?? reason), ...a.parts] : a.parts);
+    result(
+      false,
+      reason,
+      a.loose !== undefined || a.parts.length === 0 ? [wholeLine(command, a.loose ?? reason), ...a.parts] : a.parts,
+      undefined,
+      [...a.gitDirs],
+    );
   // Refused before the walk: the line is one part whose commands were never read.
   const unread = (reason: string, parseError?: boolean): BashAnalysis => result(false, reason, [unreadLine(command, reason)], parseError);
   if (depth > MAX_DEPTH) return unread('shell scripts nested too deeply');
@@ -152,7 +158,7 @@ function analyzeInto(command: string, a: Analysis, depth: number): BashAnalysis 
     tree.delete();
   }
   if (a.reason) return notReadOnly(a.reason);
-  return result(true, 'every command is a known read-only program with read-only arguments', a.parts);
+  return result(true, 'every command is a known read-only program with read-only arguments', a.parts, undefined, [...a.gitDirs]);
 }
 
 /** The forms deny and ask rules see of a nested script: its commands' texts and forms. */
@@ -166,10 +172,10 @@ function formsOf(inner: BashAnalysis): RuleForms {
  * so the forms of `sh -c 'script'` reuse the analysis its read-only check already made. A nested
  * script is judged from the folders the line may be in by then (after a `cd`).
  */
-function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleForms>): Analysis {
+function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleForms>, gitDirs: Set<string>): Analysis {
   const key = (source: string): string => `${depth + 1}\0${source}`;
   const nested = (source: string, at: PathScope): BashAnalysis => {
-    const inner = analyzeInto(source, newAnalysis(at, depth + 1, cache), depth + 1);
+    const inner = analyzeInto(source, newAnalysis(at, depth + 1, cache, gitDirs), depth + 1);
     cache.set(key(source), formsOf(inner));
     return inner;
   };
@@ -177,6 +183,7 @@ function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleFor
     scope,
     parts: [],
     open: [],
+    gitDirs,
     script(source, into) {
       const inner = nested(source, into.scope);
       into.parts.push(...inner.parts);
@@ -195,7 +202,7 @@ export function analyzeBash(
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
   try {
     const scope: PathScope = { cwd, roots, readDenied: opts.readDenied, view: opts.view ?? hostView() };
-    return analyzeInto(command, newAnalysis(scope, 0, new Map()), 0);
+    return analyzeInto(command, newAnalysis(scope, 0, new Map(), new Set()), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".
     const reason = `the analyser failed: ${err instanceof Error ? err.message : String(err)}`;

@@ -18,6 +18,8 @@ export interface OptionSpec {
   posix?: boolean;
   /** `-20` means a count (head, tail). */
   numeric?: boolean;
+  /** clap and lexopt parsers (ripgrep, fd) read `-f=VALUE` as the value `VALUE`, without the `=`. */
+  equalsValue?: boolean;
 }
 
 export interface ParsedOption {
@@ -136,7 +138,7 @@ export function getopt(args: readonly Word[], spec: OptionSpec): Parsed {
         options.push({ key, word });
         continue;
       }
-      const rest = v.slice(j + 1);
+      const rest = spec.equalsValue && v[j + 1] === '=' ? v.slice(j + 2) : v.slice(j + 1);
       if (rest !== '' || kind === 'optional') {
         options.push({ key, word, ...(rest !== '' ? { value: { ...word, value: rest } } : {}) });
       } else {

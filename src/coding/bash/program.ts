@@ -1,7 +1,8 @@
 // The per-program model: which options a read-only program accepts, which of them are unsafe,
 // which arguments are file paths, and extra checks a program needs (sed scripts, git subcommands).
 import { getopt, type OptionSpec, type ParsedOption } from './getopt.js';
-import { checkPath } from './paths.js';
+import path from 'node:path';
+import { checkPath, isInside } from './paths.js';
 import type { PathScope, Word } from './types.js';
 
 export interface Invocation {
@@ -19,6 +20,8 @@ export interface ProgramContext {
   runScript(script: string): string | undefined;
   /** The spec of the program a command word names, if it is a known read-only program. */
   program(word: Word): ProgramSpec | undefined;
+  /** Records that git runs from this scope's folders, so their repositories' config is checked before it runs. */
+  gitRunsIn(scope: PathScope): void;
 }
 
 export interface ProgramSpec extends OptionSpec {
@@ -41,6 +44,26 @@ export interface ProgramSpec extends OptionSpec {
   noOptions?: boolean;
   /** Further checks; returns why the call is not read-only. */
   check?: (inv: Invocation, ctx: ProgramContext) => string | undefined;
+  /**
+   * Project config files the program (or a version-manager shim standing in for it) reads from
+   * its folder and the folders above: where one exists inside the workspace, the repository
+   * decides what the program does (registries, cache and log folders, tools to install), so the
+   * call is not read-only.
+   */
+  configFiles?: readonly string[];
+}
+
+/** The first of `names` that exists in a folder the command runs in or above it, up to its workspace root. */
+function projectConfig(names: readonly string[], scope: PathScope): string | undefined {
+  for (const cwd of [scope.cwd, ...(scope.otherCwds ?? [])]) {
+    const root = scope.roots.find((r) => isInside(cwd, [r]));
+    for (let dir = cwd; root !== undefined; dir = path.posix.dirname(dir)) {
+      const found = names.find((name) => scope.view.kind(`${dir}/${name}`) !== undefined);
+      if (found) return `${dir}/${found}`;
+      if (dir === root || dir === '/') break;
+    }
+  }
+  return undefined;
 }
 
 export function hasOption(inv: Invocation, ...keys: string[]): boolean {
@@ -78,6 +101,8 @@ export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[
     const why = spec.unsafe?.[o.key];
     if (why) return `\`${name} ${o.word.text}\` ${why}`;
   }
+  const config = spec.configFiles && projectConfig(spec.configFiles, ctx.scope);
+  if (config) return `\`${name}\` reads ${config}, which the repository controls and which can make it write, run or download things`;
   if (spec.maxOperands && operands.length > spec.maxOperands.count) return `\`${name}\`: ${spec.maxOperands.why}`;
   const inv: Invocation = { name, args, options, operands };
   for (const o of options) {

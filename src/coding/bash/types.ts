@@ -8,6 +8,8 @@ export interface BashAnalysis {
   commands: string[];
   parts: BashPart[];
   parseError?: boolean;
+  /** Folders git would run in (each `git` and its `-C`, from every folder the line may be in): their config decides what git runs. */
+  gitDirs: string[];
 }
 
 /**

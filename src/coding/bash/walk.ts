@@ -27,6 +27,8 @@ export interface Analysis {
   script(source: string, into: Analysis): string | undefined;
   /** The texts and rule forms of a nested script's commands, for deny and ask rules only. */
   scriptForms: ScriptForms;
+  /** Folders git runs in, for the whole line (nested scripts included). */
+  gitDirs: Set<string>;
 }
 
 function fail(a: Analysis, reason: string | undefined): void {
@@ -130,6 +132,9 @@ function contextFor(a: Analysis): ProgramContext {
     },
     runScript: (source) => a.script(source, a),
     program: programSpec,
+    gitRunsIn: (scope) => {
+      for (const dir of [scope.cwd, ...(scope.otherCwds ?? [])]) a.gitDirs.add(dir);
+    },
   };
 }
 

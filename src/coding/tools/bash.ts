@@ -182,7 +182,8 @@ export function bashTool(options: BashToolOptions = {}) {
     },
     checkPermissions: async (input, ctx) => {
       if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
-      const risk = await gitConfigRisk(bashAnalysisOf(input).commands, ctx.session.cwd);
+      const analysis = bashAnalysisOf(input);
+      const risk = await gitConfigRisk(analysis.commands, ctx.session.cwd, analysis.gitDirs);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
     },
     ruleParts: (input) => bashAnalysisOf(input).commands.map((part: string) => ({ ...input, command: part })),

@@ -16,14 +16,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Config keys (lower-case `section[.subsection].key`) under which git runs a program or reads
- * another config file. Sources: git-config(1) — core.fsmonitor, diff.external,
- * diff.<driver>.textconv / .command, filter.<driver>.clean / smudge / process, include.path and
- * includeIf.<cond>.path, core.gitProxy, core.sshCommand, core.askPass, credential.helper,
- * gpg.program, uploadpack.packObjectsHook, core.alternateRefsCommand.
+ * Config keys (lower-case `section[.subsection].key`) under which git runs a program, reads
+ * another config file, reads files elsewhere or reaches the network from a read. Sources:
+ * git-config(1) — core.fsmonitor, diff.external, diff.<driver>.textconv / .command,
+ * filter.<driver>.clean / smudge / process, include.path and includeIf.<cond>.path,
+ * core.gitProxy, core.sshCommand, core.askPass, credential.helper, gpg.program,
+ * uploadpack.packObjectsHook, core.alternateRefsCommand; core.worktree (the work tree is
+ * elsewhere, so status and diff read files there); core.pager and pager.<cmd> (run on a
+ * terminal); core.hooksPath (hooks from a tracked folder); partial clones (extensions.partialClone,
+ * remote.<name>.promisor / partialCloneFilter: reading a missing object fetches it, running
+ * remote.<name>.uploadpack), protocol.<name>.allow (`ext::` transports run commands) and
+ * url.<base>.insteadOf (a fetch goes elsewhere).
  */
 const RISKY_KEY =
-  /^(core\.(fsmonitor|gitproxy|sshcommand|askpass|alternaterefscommand)|diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|include\.path|includeif\..+\.path|credential(\..+)?\.helper|gpg(\..+)?\.program|uploadpack\.packobjectshook)$/;
+  /^(core\.(fsmonitor|gitproxy|sshcommand|askpass|alternaterefscommand|worktree|pager|hookspath)|pager\..+|diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|include\.path|includeif\..+\.path|credential(\..+)?\.helper|gpg(\..+)?\.program|uploadpack\.packobjectshook|extensions\.partialclone|remote\..+\.(promisor|partialclonefilter|uploadpack|receivepack|vcs)|protocol(\..+)?\.allow|url\..+\.(insteadof|pushinsteadof))$/;
 
 export function isRiskyGitKey(key: string): boolean {
   return RISKY_KEY.test(key.toLowerCase());
@@ -68,21 +74,53 @@ const GITLINK_MODE = Buffer.from([0, 0, 0xe0, 0]);
 const MENTIONS_GIT = /(^|[\s/;&|(`])git(\s|$)/;
 
 /**
- * Why running these commands in cwd could execute programs from the repository's own config,
- * or undefined. Only commands that mention git are considered.
+ * Hooks that commands the analyser allows can run: `post-index-change` when status or diff
+ * refresh and write the index, `reference-transaction` on any ref update. Others (pre-commit,
+ * post-checkout, …) only run from commands that are not read-only.
  */
-export async function gitConfigRisk(commands: readonly string[], cwd: string): Promise<string | undefined> {
+const READ_HOOKS = ['post-index-change', 'reference-transaction'];
+
+/**
+ * Why running these commands could execute programs from a repository's own config or hooks,
+ * or undefined. Only commands that mention git are considered. `dirs` are the folders git runs
+ * in (the analyser's `gitDirs`: after a `cd`, with `-C`); cwd is always checked.
+ */
+export async function gitConfigRisk(commands: readonly string[], cwd: string, dirs: readonly string[] = []): Promise<string | undefined> {
   if (!commands.some((command) => MENTIONS_GIT.test(command))) return undefined;
-  const dir = existingFolder(path.resolve(cwd));
-  return dir === undefined ? undefined : repositoryRisk(dir, { left: MAX_REPOSITORIES });
+  const budget = { left: MAX_REPOSITORIES };
+  const folders = [...new Set([cwd, ...dirs].map((d) => existingFolder(path.resolve(cwd, d))))];
+  for (const dir of folders) {
+    const risk = dir === undefined ? undefined : await repositoryRisk(dir, budget);
+    if (risk !== undefined) return risk;
+  }
+  return undefined;
+}
+
+/** An executable hook git would run for a read-only command, asked of git (it applies core.hooksPath). */
+async function hookRisk(dir: string): Promise<string | undefined> {
+  const listed = await runGit(dir, ['rev-parse', ...READ_HOOKS.flatMap((hook) => ['--git-path', `hooks/${hook}`])]);
+  if (typeof listed !== 'string') return undefined;
+  for (const hook of listed.split('\n').filter(Boolean)) {
+    const file = path.resolve(dir, hook);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+    } catch {
+      continue;
+    }
+    if (fs.statSync(file).isFile()) {
+      return `this repository has a hook ${file} that git runs even for read-only commands (status and diff write the index); approve git commands here yourself`;
+    }
+  }
+  return undefined;
 }
 
 async function repositoryRisk(dir: string, budget: { left: number }): Promise<string | undefined> {
   if (budget.left-- <= 0) {
     return `this repository has more than ${MAX_REPOSITORIES} submodules, more than wield checks for git config that runs programs; approve git commands here yourself`;
   }
-  const listed = await runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']);
+  const [listed, hook] = await Promise.all([runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']), hookRisk(dir)]);
   if (listed === undefined) return undefined;
+  if (hook !== undefined) return hook;
   if (typeof listed !== 'string')
     return `wield could not read the git config in ${dir} (${listed.error}); approve git commands here yourself`;
   const top = worktreeTop(dir) ?? dir;

@@ -226,3 +226,56 @@ describe('friction: read-only commands that are allowed', () => {
     expect(verdict("find src -name '*.ts' -exec cat {} +").reason).toMatch(/symbolic links/);
   });
 });
+
+describe('Read deny rules vs git paths (class 7)', () => {
+  it('REV:path, pathspecs and whole-history reads honour Read deny rules', () => {
+    const repo = path.join(ws, 'proj');
+    fs.mkdirSync(path.join(repo, 'config'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'config', 'prod.yml'), 'password: hunter2\n');
+    fs.writeFileSync(path.join(repo, 'a.ts'), 'x\n');
+    const git = (command: string) =>
+      bash(`cd proj && git -c user.name=t -c user.email=t@e.invalid ${command}`, { GIT_CONFIG_NOSYSTEM: '1' });
+    git('init -q . && git add . && git -c user.name=t -c user.email=t@e.invalid commit -qm init');
+    expect(git('show HEAD:config/prod.yml')).toContain('hunter2');
+    const denied = (p: string) => p.startsWith(path.join(repo, 'config'));
+    const at = (command: string) => analyzeBash(command, { cwd: repo, roots: [repo], readDenied: denied });
+    for (const command of [
+      'git show HEAD:config/prod.yml',
+      'git log -p',
+      'git diff HEAD',
+      'git grep hunter2',
+      'git log -p -- config',
+      "git log -p -- '*.yml'",
+    ]) {
+      expect(at(command).readOnly, command).toBe(false);
+    }
+    expect(at('git log -p -- a.ts').readOnly).toBe(true);
+    expect(at('git show HEAD:a.ts').readOnly).toBe(true);
+    expect(analyzeBash('git log -p', { cwd: repo, roots: [repo] }).readOnly).toBe(true);
+  });
+});
+
+describe('configuration the workspace controls (class 3)', () => {
+  it('npm reads the project .npmrc, which can send its logs outside the workspace', () => {
+    const logs = path.join(tmp, 'npm-logs');
+    fs.writeFileSync(path.join(ws, '.npmrc'), `logs-dir=${logs}\n`);
+    bash('npm ls --offline >/dev/null 2>&1 || true');
+    expect(fs.readdirSync(logs).length).toBeGreaterThan(0);
+    expect(verdict('npm ls', textOnly).readOnly).toBe(true);
+    expect(verdict('npm ls').reason).toMatch(/\.npmrc/);
+    expect(verdict('cd src && npm ls').reason).toMatch(/\.npmrc/);
+    fs.unlinkSync(path.join(ws, '.npmrc'));
+    expect(verdict('npm ls').readOnly).toBe(true);
+    fs.writeFileSync(path.join(ws, '.tool-versions'), 'nodejs 18.0.0\n');
+    expect(verdict('node --version').reason).toMatch(/tool-versions/);
+    fs.unlinkSync(path.join(ws, '.tool-versions'));
+  });
+});
+
+describe('option parsers that are not getopt (class 5)', () => {
+  it('clap and lexopt read `-f=VALUE` without the `=`', () => {
+    expect(verdict('rg -f=/etc/shadow x').reason).toMatch(/outside the workspace/);
+    expect(verdict('fd --ignore-file=../x y').readOnly).toBe(false);
+    expect(verdict('rg -e=foo src').readOnly).toBe(true);
+  });
+});

@@ -334,7 +334,7 @@ export const FILES: Record<string, ProgramSpec> = {
   },
   comm: { short: '123z', long: ['check-order', 'nocheck-order', 'output-delimiter=', 'total', 'zero-terminated'] },
   diff: {
-    short: 'abBcdeEfiIlnNpqrsStTuwyZC:D:F:I:L:S:U:W:x:X:',
+    short: 'abBcdeEfilnNpqrstTuwyZC:D:F:I:L:S:U:W:x:X:',
     long: [
       'normal',
       'brief',
@@ -420,7 +420,8 @@ export const FILES: Record<string, ProgramSpec> = {
   unexpand: { short: 'at:', long: ['all', 'first-only', 'tabs='] },
   paste: { short: 'd:sz', long: ['delimiters=', 'serial', 'zero-terminated'] },
   join: { short: 'a:e:ij:o:t:v:z1:2:', long: ['ignore-case', 'check-order', 'nocheck-order', 'header', 'zero-terminated'] },
-  column: { short: 'c:o:s:tnx', long: ['columns=', 'output-separator=', 'separator=', 'table', 'fillrows'] },
+  // `-n` is a flag in BSD column and takes a table name in util-linux's, so it is left out.
+  column: { short: 'c:o:s:tx', long: ['columns=', 'output-separator=', 'separator=', 'table', 'fillrows'] },
   od: {
     short: 'A:bcdfij:lN:osS:t:vw::x',
     long: [
@@ -471,9 +472,9 @@ export const FILES: Record<string, ProgramSpec> = {
     unsafe: { '-o': 'writes its output to a file' },
     maxOperands: one('takes one input file'),
   },
-  zcat: { short: 'fhlLqrStvV', long: ['force', 'list', 'quiet', 'recursive', 'test', 'verbose'] },
+  zcat: { short: 'fhlLqrtvVS:', long: ['force', 'list', 'quiet', 'recursive', 'test', 'verbose'] },
   gzip: {
-    short: 'cdfhklLnNqrStvV123456789S:',
+    short: 'cdfhklLnNqrtvV123456789S:',
     long: [
       'stdout',
       'to-stdout',

@@ -10,6 +10,7 @@
 // archive, a test fixture) with its own .git/config, so there only CONFIG_INERT subcommands run.
 // Lazy fetches of a partial clone (objects missing locally) reach the network in any repository.
 // Unknown subcommands (aliases) are not read-only.
+import path from 'node:path';
 import { checkPath, scopeAt, secretProblem } from '../paths.js';
 import { hasOption, runProgram, type Invocation, type ProgramContext, type ProgramSpec } from '../program.js';
 import type { PathScope, Word } from '../types.js';
@@ -642,9 +643,10 @@ function gitPaths(inv: Invocation): Word[] {
 /**
  * Subcommands that read config, refs and the repository layout but not the index (fsmonitor,
  * filters) nor objects: a partial clone fetches a missing object through the remote its config
- * names, and that config may allow `ext::` transports or set core.sshCommand.
+ * names, and that config may allow `ext::` transports or set core.sshCommand. (`rev-parse REV^{tree}`
+ * and `show-ref --dereference` read objects, so they are not among them.)
  */
-const CONFIG_INERT = new Set(['rev-parse', 'show-ref', 'count-objects', 'config', 'remote', 'version', 'worktree']);
+const CONFIG_INERT = new Set(['count-objects', 'config', 'remote', 'version', 'worktree']);
 
 /** Subcommands that print file contents (blobs, patches, matching lines); the others print names, refs and metadata. */
 const CONTENTS = new Set([
@@ -661,6 +663,41 @@ const CONTENTS = new Set([
   'reflog',
   'stash',
 ]);
+
+/**
+ * With Read deny rules, what a content subcommand prints must be shown to be outside them. git
+ * reads tracked files and history by itself (`git log -p`, `git diff`, `git grep x` print every
+ * file), so it must be narrowed: to existing files given as paths (none denied), or to
+ * `REV:path` blobs whose path no rule denies (relative to the workspace roots or, with `./`, to
+ * the folder). A folder, a glob pathspec or a bare object id may reach a denied file.
+ */
+function deniedContent(sub: string, operands: readonly Word[], scope: PathScope): string | undefined {
+  const denied = scope.readDenied;
+  if (!denied) return undefined;
+  let narrowed = false;
+  for (const w of operands) {
+    const v = w.value;
+    const colon = v.indexOf(':');
+    if (colon > 0) {
+      const inTree = v.slice(colon + 1);
+      const bases = /^\.\.?\//.test(inTree) ? [scope.cwd] : scope.roots;
+      if (bases.some((base) => denied(path.posix.resolve(base, inTree)))) return `\`${w.text}\` is covered by a Read deny rule`;
+      narrowed = true;
+      continue;
+    }
+    if (/^:|[*?[]/.test(v)) return `pathspec \`${w.text}\` may match files that Read deny rules cover`;
+    const abs = path.posix.resolve(scope.cwd, v);
+    const kind = scope.view.kind(abs);
+    if (kind === 'dir' || kind === 'link') return `\`${w.text}\` may hold files that Read deny rules cover`;
+    if (kind === 'file') {
+      if (denied(abs)) return `\`${w.text}\` is covered by a Read deny rule`;
+      narrowed = true;
+    } else if (/^[0-9a-f]{4,64}$/i.test(v) || sub === 'cat-file') {
+      return `object \`${w.text}\` may be the content of a file that Read deny rules cover`;
+    }
+  }
+  return narrowed ? undefined : 'with Read deny rules, give the files to show (`-- FILE`): git would print every file it tracks';
+}
 
 /** `%G…` (pretty formats) and `%(signature…)` (ref formats) make git run gpg.program to verify signatures. */
 const SIGNATURE_FORMAT = /(?:^|[^%])(?:%%)*%(?:G|\(signature)/;
@@ -680,6 +717,8 @@ function commonCheck(sub: string, spec: ProgramSpec): NonNullable<ProgramSpec['c
         const problem = secretProblem(w.value) ?? secretProblem(w.value.slice(w.value.indexOf(':') + 1));
         if (problem) return `\`git ${sub} ${w.text}\`: ${problem}`;
       }
+      const denied = ctx.scope.readDenied && deniedContent(sub, inv.operands.slice(pattern), ctx.scope);
+      if (denied) return `\`git ${sub}\`: ${denied}`;
     }
     return spec.check?.(inv, ctx);
   };
@@ -728,9 +767,12 @@ export function checkGit(inv: Invocation, ctx: ProgramContext): string | undefin
   const spec = SUBCOMMANDS[sub.value];
   if (!sub.plain || !spec) return `\`git ${sub.text}\` is not a read-only git command`;
   const moved = scope.cwd !== ctx.scope.cwd && !ctx.scope.roots.includes(scope.cwd);
-  if (moved && !CONFIG_INERT.has(sub.value)) {
+  // rev-parse with options only (--show-toplevel, --git-dir) names no object to read.
+  const inert = CONFIG_INERT.has(sub.value) || (sub.value === 'rev-parse' && args.slice(i + 1).every((w) => w.value.startsWith('--')));
+  if (moved && !inert) {
     return `\`git ${sub.value}\` in another folder may use a nested repository whose config runs programs`;
   }
+  ctx.gitRunsIn(scope);
   const withPaths: ProgramSpec = { ...spec, paths: gitPaths, check: commonCheck(sub.value, spec) };
   return runProgram(`git ${sub.value}`, withPaths, args.slice(i + 1), { ...ctx, scope });
 }

@@ -59,6 +59,7 @@ const GREP: ProgramSpec = {
 };
 
 const RG: ProgramSpec = {
+  equalsValue: true,
   short: 'e:f:g:iSswxvFnNlcoA:B:C:t:T:.uLd:m:M:HIpqUPr:0azbE:j:hV',
   long: [
     'regexp=',
@@ -172,6 +173,7 @@ const RG: ProgramSpec = {
 };
 
 const FD: ProgramSpec = {
+  equalsValue: true,
   short: 'HIusigFalLp0d:E:t:e:S:o:x:X:c:j:1qhV',
   long: [
     'hidden',

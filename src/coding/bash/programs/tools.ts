@@ -3,10 +3,30 @@
 // toolchain pinned by the project.
 import { runProgram, type Invocation, type ProgramContext, type ProgramSpec } from '../program.js';
 
+/**
+ * Files version managers read from the project (asdf, mise, rtx, nodenv, pyenv): a shim on PATH
+ * standing in for node or python may install the version they name, or, for mise, run the
+ * scripts its config lists. Audit of the other programs in the table: none reads config from the
+ * workspace that can write, run or reach the network (rg reads RIPGREP_CONFIG_PATH and jq ~/.jq,
+ * both the user's; git's repository config and hooks are checked before git runs; ignore files
+ * only narrow what a search reads).
+ */
+const TOOLCHAIN_FILES = [
+  '.tool-versions',
+  '.mise.toml',
+  'mise.toml',
+  '.mise',
+  '.config/mise.toml',
+  '.rtx.toml',
+  '.node-version',
+  '.python-version',
+];
+
 /** Exactly one argument, one of `flags`. */
 const versionOnly = (...flags: string[]): ProgramSpec => ({
   noOptions: true,
   operands: 'data',
+  configFiles: TOOLCHAIN_FILES,
   check: (inv) => (inv.args.length === 1 && flags.includes(inv.args[0].value) ? undefined : 'only a version query is read-only'),
 });
 
@@ -49,5 +69,6 @@ export const TOOLS: Record<string, ProgramSpec> = {
   node: versionOnly('--version', '-v'),
   python: versionOnly('--version', '-V'),
   python3: versionOnly('--version', '-V'),
-  npm: { noOptions: true, operands: 'data', check: checkNpm },
+  // npm reads `.npmrc` from the project: cache, logs-dir and prefix folders anywhere, a registry and update checks over the network.
+  npm: { noOptions: true, operands: 'data', check: checkNpm, configFiles: ['.npmrc', ...TOOLCHAIN_FILES] },
 };
