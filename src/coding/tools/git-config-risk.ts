@@ -21,15 +21,14 @@ import path from 'node:path';
  * git-config(1) — core.fsmonitor, diff.external, diff.<driver>.textconv / .command,
  * filter.<driver>.clean / smudge / process, include.path and includeIf.<cond>.path,
  * core.gitProxy, core.sshCommand, core.askPass, credential.helper, gpg.program,
- * uploadpack.packObjectsHook, core.alternateRefsCommand; core.worktree (the work tree is
- * elsewhere, so status and diff read files there); core.pager and pager.<cmd> (run on a
+ * uploadpack.packObjectsHook, core.alternateRefsCommand; core.pager and pager.<cmd> (run on a
  * terminal); core.hooksPath (hooks from a tracked folder); partial clones (extensions.partialClone,
  * remote.<name>.promisor / partialCloneFilter: reading a missing object fetches it, running
  * remote.<name>.uploadpack), protocol.<name>.allow (`ext::` transports run commands) and
  * url.<base>.insteadOf (a fetch goes elsewhere).
  */
 const RISKY_KEY =
-  /^(core\.(fsmonitor|gitproxy|sshcommand|askpass|alternaterefscommand|worktree|pager|hookspath)|pager\..+|diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|include\.path|includeif\..+\.path|credential(\..+)?\.helper|gpg(\..+)?\.program|uploadpack\.packobjectshook|extensions\.partialclone|remote\..+\.(promisor|partialclonefilter|uploadpack|receivepack|vcs)|protocol(\..+)?\.allow|url\..+\.(insteadof|pushinsteadof))$/;
+  /^(core\.(fsmonitor|gitproxy|sshcommand|askpass|alternaterefscommand|pager|hookspath)|pager\..+|diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|include\.path|includeif\..+\.path|credential(\..+)?\.helper|gpg(\..+)?\.program|uploadpack\.packobjectshook|extensions\.partialclone|remote\..+\.(promisor|partialclonefilter|uploadpack|receivepack|vcs)|protocol(\..+)?\.allow|url\..+\.(insteadof|pushinsteadof))$/;
 
 export function isRiskyGitKey(key: string): boolean {
   return RISKY_KEY.test(key.toLowerCase());
