@@ -23,6 +23,7 @@ import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
 import type { CliFlags } from './options.js';
+import { listSessions, type SessionEntry } from './session-list.js';
 
 export interface AgentSessionOptions {
   cwd: string;
@@ -30,6 +31,8 @@ export interface AgentSessionOptions {
   askPermission?: AskPermission;
   /** How AskUserQuestion reaches a person; absent in one-shot runs (the tool says no one can answer). */
   askUser?: AskUser;
+  /** The session to continue (see resolveResumeId); a new one when absent. */
+  resumeId?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -41,6 +44,8 @@ export interface AgentSession {
   log: SessionLog;
   /** The history so far (grows with each send). */
   messages: Message[];
+  /** True when this continues a saved session. */
+  resumed: boolean;
   send(prompt: string, signal: AbortSignal, onEvent?: (event: AgentEvent) => void): Promise<AgentResult>;
   close(): Promise<void>;
 }
@@ -55,21 +60,22 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   let history: Message[] = [];
   let file: string | undefined;
   let resumeNotice: string | undefined;
-  if (flags.resume !== undefined) {
+  const resumeId = options.resumeId;
+  if (resumeId !== undefined) {
     try {
-      file = sessionFile(flags.resume, env);
+      file = sessionFile(resumeId, env);
     } catch (error) {
       throw new SetupError((error as Error).message);
     }
     if (!existsSync(file))
       throw new SetupError(
-        `No session "${flags.resume}" in ${sessionsDir(env)}; pass an id wield printed before (the file name without .jsonl).`,
+        `No session "${resumeId}" in ${sessionsDir(env)}; pass an id wield printed before (the file name without .jsonl).`,
       );
     try {
       ({ messages: history, notice: resumeNotice } = loadSessionForResume(file));
     } catch (error) {
       if (error instanceof UnusableSessionError)
-        throw new SetupError(`Cannot resume "${flags.resume}": ${error.message} Start without --resume, or pass another id.`);
+        throw new SetupError(`Cannot resume "${resumeId}": ${error.message} Start without --resume, or pass another id.`);
       throw error;
     }
   }
@@ -82,7 +88,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     createCliRuntime({
       cwd: options.cwd,
       flags,
-      sessionId: flags.resume,
+      sessionId: resumeId,
       askPermission: options.askPermission,
       askUser,
       env,
@@ -117,6 +123,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     model: config.model,
     log,
     messages: history,
+    resumed: file !== undefined,
     async send(prompt, signal, onEvent) {
       // Recorded by the loop (user_message), as sent: a UserPromptSubmit hook may add context or block it.
       const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
@@ -163,4 +170,30 @@ export function contextOptions(settings: WieldSettings, flags: CliFlags): Contex
     clearing: context.clearing === false ? false : undefined,
     compaction: context.compaction === false ? false : undefined,
   };
+}
+
+/**
+ * The session id `--resume ID` or `-c/--continue` names; undefined for a new session. A bare
+ * `--resume` needs the picker (`pick`, interactive only); without one it is a setup error.
+ */
+export async function resolveResumeId(
+  flags: CliFlags,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  pick?: (entries: SessionEntry[]) => Promise<string | undefined>,
+): Promise<string | undefined> {
+  if (typeof flags.resume === 'string') return flags.resume;
+  if (flags.continue) {
+    const latest = listSessions(env, cwd)[0];
+    if (latest === undefined) throw new SetupError(`No saved session was started in ${cwd}; run without -c to start one.`);
+    return latest.id;
+  }
+  if (flags.resume !== true) return undefined;
+  if (pick === undefined)
+    throw new SetupError(
+      '--resume without an id opens a picker in an interactive session; with -p pass the id (`wield sessions` lists them) or use -c.',
+    );
+  const entries = listSessions(env, cwd);
+  if (entries.length === 0) throw new SetupError(`No saved session was started in ${cwd}; \`wield sessions --all\` lists the others.`);
+  return pick(entries);
 }

@@ -3,12 +3,19 @@
 import readline from 'node:readline';
 import type { AgentEvent } from '../runtime/agent/events.js';
 import type { AskPermission } from '../runtime/pipeline/types.js';
-import { openAgentSession, type AgentSession } from './agent-session.js';
+import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
 import { callSummary, resultSummary } from './summary.js';
 import { createTerminalAsk, createTerminalQuestions } from './terminal-ask.js';
+import { historyRecap } from './history-view.js';
+import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
+import { costText, helpText, readSlashLine, type SlashName } from './slash-commands.js';
 
-export async function runInteractive(flags: CliFlags): Promise<number> {
+/** Sessions the --resume picker lists. */
+const PICKER_SIZE = 15;
+
+/** `initialPrompt` (the words after `wield`) is sent as the first prompt. */
+export async function runInteractive(flags: CliFlags, initialPrompt?: string): Promise<number> {
   const out = process.stdout;
   let atLineStart = true;
   const write = (text: string): void => {
@@ -24,7 +31,9 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
   const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
   let session: AgentSession;
   try {
-    session = await openAgentSession({ cwd: process.cwd(), flags, askPermission, askUser: createTerminalQuestions({ rl, write }) });
+    const cwd = process.cwd();
+    const resumeId = await resolveResumeId(flags, cwd, process.env, (entries) => pickInTerminal(rl, entries, line));
+    session = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser: createTerminalQuestions({ rl, write }) });
   } catch (error) {
     rl.close();
     throw error;
@@ -32,7 +41,8 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
   ask = createTerminalAsk({ rl, policy: session.runtime.policy, cwd: session.runtime.session.cwd, write });
   for (const notice of session.runtime.notices) line(`note: ${notice}`);
   line(`wield · ${session.provider.name} ${session.model} · session ${session.id}`);
-  line('Ctrl-C interrupts a turn; Ctrl-C twice exits. /exit quits.');
+  if (session.resumed) for (const recap of historyRecap(session.messages)) line(`  ${recap}`);
+  line('Ctrl-C interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
 
   const summaries = new Map<string, string>();
   const render = (event: AgentEvent): void => {
@@ -60,6 +70,31 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
     }
   };
 
+  const spent = { usage: { inputTokens: 0, outputTokens: 0 }, turns: 0 };
+  const runSlash = (name: Exclude<SlashName, 'exit'>): string => {
+    switch (name) {
+      case 'help':
+        return helpText();
+      case 'clear':
+        session.messages = [];
+        return 'conversation cleared: the next prompt starts fresh (the session log keeps what came before)';
+      case 'model':
+        return `${session.provider.name} · ${session.model} (choose another with --model when starting wield)`;
+      case 'cost':
+        return costText(spent.usage, spent.turns);
+      case 'tools':
+        return session.runtime.registry
+          .all()
+          .map((tool) => tool.name)
+          .join(', ');
+      case 'mcp': {
+        const servers = session.runtime.mcp?.list() ?? [];
+        if (servers.length === 0) return 'no MCP servers in this session (settings mcpServers, .mcp.json or --mcp-config add them)';
+        return servers.map((server) => `${server.name}: ${server.state}${server.error ? ` (${server.error})` : ''}`).join('\n');
+      }
+    }
+  };
+
   let turn: AbortController | undefined;
   let interrupts = 0;
   let finish: (code: number) => void = () => undefined;
@@ -77,28 +112,70 @@ export async function runInteractive(flags: CliFlags): Promise<number> {
     }
   });
   rl.on('close', () => finish(0));
-  rl.on('line', (input) => {
-    if (turn) return; // typed while a turn runs: ignored (answers to prompts go to rl.question)
+  // Lines typed while a turn runs wait their turn (answers to prompts go to rl.question instead).
+  const queued: string[] = [];
+  const submit = (input: string): void => {
     const prompt = input.trim();
     interrupts = 0;
-    if (prompt === '/exit' || prompt === '/quit') return finish(0);
-    if (prompt === '') return rl.prompt();
+    const slash = prompt === '' ? undefined : readSlashLine(prompt);
+    if (slash?.kind === 'command' && slash.name === 'exit') {
+      finish(0);
+      return;
+    }
+    if (slash?.kind === 'unknown') line(`error: ${slash.message}`);
+    if (slash?.kind === 'command' && slash.name !== 'exit') line(runSlash(slash.name));
+    if (slash?.kind !== 'prompt') {
+      rl.prompt();
+      return;
+    }
     const controller = new AbortController();
     turn = controller;
     session
       .send(prompt, controller.signal, render)
+      .then((result) => {
+        spent.usage.inputTokens += result.usage.inputTokens;
+        spent.usage.outputTokens += result.usage.outputTokens;
+        spent.turns += result.turns;
+      })
       .catch((error: unknown) => line(`error: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
         if (!atLineStart) write('\n');
-        rl.prompt();
+        const next = queued.shift();
+        if (next === undefined) return rl.prompt();
+        line(`› ${next}`);
+        submit(next);
       });
+  };
+  rl.on('line', (input) => {
+    if (!turn) return submit(input);
+    if (input.trim() === '') return;
+    queued.push(input);
+    line(`(queued: ${input.trim()})`);
   });
   rl.prompt();
+  if (initialPrompt !== undefined) {
+    line(`› ${initialPrompt}`);
+    submit(initialPrompt);
+  }
   const code = await finished;
   turn?.abort(new Error('exiting'));
   rl.close();
   await session.close();
+  line(`session ${session.id} · continue it: wield --resume ${session.id} (or wield -c in this folder)`);
   return code;
+}
+
+/** The numbered list of sessions; the answer is a number or an id (empty: a new session). */
+async function pickInTerminal(rl: readline.Interface, entries: SessionEntry[], line: (text: string) => void): Promise<string | undefined> {
+  const shown = entries.slice(0, PICKER_SIZE);
+  line(`Sessions started in this folder, newest first:\n${formatSessionList(shown, true)}`);
+  for (;;) {
+    const answer = await new Promise<string>((resolve) => rl.question('Resume which (number or id; Enter for a new session)? ', resolve));
+    if (answer.trim() === '') return undefined;
+    const picked = pickSession(shown, answer);
+    if (picked) return picked.id;
+    line(`  no session ${JSON.stringify(answer.trim())} in the list; answer 1–${shown.length} or an id`);
+  }
 }

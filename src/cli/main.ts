@@ -10,6 +10,8 @@ import { register as registerMcp } from './commands/mcp.js';
 import { register as registerSandbox } from './commands/sandbox.js';
 import { register as registerSearch } from './commands/search.js';
 import { startTraceExport } from './tracing.js';
+import { register as registerSessions } from './commands/sessions.js';
+import { looksLikeCommand, promptFromArgs } from './prompt-input.js';
 
 const VERSION = '0.1.0';
 
@@ -21,12 +23,16 @@ function flagsOf(command: Command): CliFlags {
 /** Usage errors exit 2, like setup errors: the command line itself needs fixing. */
 const USAGE_EXIT = 2;
 
-/** The root takes no words: a stray one is most likely a mistyped command. */
-function unknownCommand(program: Command, word: string): never {
+/** A lone word close to a command name is most likely a mistyped command, not a prompt. */
+function rejectMistypedCommand(program: Command, words: string[]): void {
   const names = program.commands.map((command) => command.name());
-  const close = closestNames(word, names, 2);
-  const hint = close.length > 0 ? ` (did you mean ${close.join(' or ')}?)` : '';
-  program.error(`error: unknown command '${word}'${hint}; commands: ${names.join(', ')}`, { exitCode: USAGE_EXIT });
+  const close = looksLikeCommand(words, (word) => closestNames(word, names, 2));
+  if (close.length === 0) return;
+  program.error(
+    `error: unknown command '${words[0]}' (did you mean ${close.join(' or ')}?); commands: ${names.join(', ')}. ` +
+      `To send it as a prompt, quote it with more words or use -p.`,
+    { exitCode: USAGE_EXIT },
+  );
 }
 
 function buildProgram(): Command {
@@ -35,10 +41,14 @@ function buildProgram(): Command {
       'A coding agent in your terminal, built on the wield tool runtime.\nRun `wield` for an interactive session or `wield -p "PROMPT"` for one answer.',
     )
     .version(VERSION)
-    .option('-p, --prompt <prompt>', 'run one prompt non-interactively and print the answer')
+    .argument('[prompt...]', 'a prompt to start with (interactive), or to run with -p')
+    .option(
+      '-p, --prompt [prompt]',
+      'run one prompt non-interactively and print the answer (the prompt may follow as words, or come on stdin)',
+    )
     .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--resume <id>', 'continue a saved session (its id, as printed)')
-    .allowExcessArguments()
+    .option('--resume [id]', 'continue a saved session (its id, as printed); without an id, pick one')
+    .option('-c, --continue', 'continue the newest session started in this folder')
     .helpCommand(true)
     .showHelpAfterError('(add --help for usage)')
     // Subcommands made after this inherit it: every usage error exits USAGE_EXIT, help 0.
@@ -54,19 +64,20 @@ function buildProgram(): Command {
     if (problem) command.error(`error: ${problem}`, { exitCode: USAGE_EXIT });
   });
   program.action(
-    action(async () => {
-      if (program.args.length > 0) unknownCommand(program, program.args[0]);
+    action(async (words: string[]) => {
+      rejectMistypedCommand(program, words);
       const flags = program.opts<CliFlags>();
+      const prompt = promptFromArgs(flags.prompt, words);
       if (flags.prompt !== undefined) {
         const { runOneShot } = await import('./oneshot.js');
-        return runOneShot(flags.prompt, flags);
+        return runOneShot(prompt, flags);
       }
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         process.stderr.write('wield: an interactive session needs a terminal; use -p "PROMPT" for one-shot runs.\n');
         return 2;
       }
       const { runInteractive } = await import('./interactive.js');
-      return runInteractive(flags);
+      return runInteractive(flags, prompt);
     }),
   );
 
@@ -118,6 +129,7 @@ function buildProgram(): Command {
   registerMcp(program);
   registerSandbox(program);
   registerSearch(program);
+  registerSessions(program);
   return program;
 }
 

@@ -2,7 +2,8 @@
 // that would allow it), the answer printed as text, one JSON object, or JSON lines of events.
 import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
 import type { McpServerStatus } from '../runtime/mcp/connection.js';
-import { openAgentSession } from './agent-session.js';
+import { openAgentSession, resolveResumeId } from './agent-session.js';
+import { readPipedInput, withPipedInput } from './prompt-input.js';
 import type { CliFlags, OutputFormat } from './options.js';
 import { writeOut } from './exit.js';
 
@@ -28,7 +29,7 @@ export interface OneShotSummary {
 /** What is wrong with the prompt itself (a usage error), or undefined. */
 export function promptProblem(prompt: string): string | undefined {
   if (prompt.trim() !== '') return undefined;
-  return 'wield: the prompt is empty; give the text to send after -p, e.g. wield -p "explain src/main.ts" (to send a file: wield -p "$(cat prompt.txt)").';
+  return 'wield: the prompt is empty; give the text to send after -p, e.g. wield -p "explain src/main.ts", or pipe it in (wield -p < prompt.txt).';
 }
 
 /** One line per MCP server that could not connect: the run goes on without its tools. */
@@ -55,14 +56,22 @@ export function summarize(result: AgentResult, sessionId: string): OneShotSummar
   };
 }
 
-export async function runOneShot(prompt: string, flags: CliFlags): Promise<number> {
+/** `given` is the prompt of the command line (see promptFromArgs); piped stdin is added after it. */
+export async function runOneShot(given: string | undefined, flags: CliFlags): Promise<number> {
+  const piped = await readPipedInput();
+  if (!piped.ok) {
+    process.stderr.write(`${piped.message}\n`);
+    return 2;
+  }
+  const prompt = withPipedInput(given, piped.text) ?? '';
   const problem = promptProblem(prompt);
   if (problem !== undefined) {
     process.stderr.write(`${problem}\n`);
     return 2;
   }
   const format: OutputFormat = flags.outputFormat ?? 'text';
-  const session = await openAgentSession({ cwd: process.cwd(), flags });
+  const cwd = process.cwd();
+  const session = await openAgentSession({ cwd, flags, resumeId: await resolveResumeId(flags, cwd, process.env) });
   for (const notice of session.runtime.notices) process.stderr.write(`wield: ${notice}\n`);
   const controller = new AbortController();
   let interrupts = 0;
@@ -88,6 +97,8 @@ export async function runOneShot(prompt: string, flags: CliFlags): Promise<numbe
     else {
       if (result.answer !== '') await writeOut(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
       if (summary.isError) process.stderr.write(`wield: ${result.error ?? `stopped (${result.stopReason})`}\n`);
+      // JSON output carries the id; text output names it where it does not mix with the answer.
+      process.stderr.write(`wield: session ${session.id} (continue it: wield --resume ${session.id})\n`);
     }
     return summary.isError ? 1 : 0;
   } finally {

@@ -7,7 +7,8 @@ export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 /** Flags after commander has parsed them (camelCase, as commander names them). */
 export interface CliFlags {
-  prompt?: string;
+  /** `-p TEXT`, or true for a bare `-p` (the prompt is then the words after it, or stdin). */
+  prompt?: string | true;
   provider?: ProviderName;
   model?: string;
   baseUrl?: string;
@@ -19,7 +20,10 @@ export interface CliFlags {
   contextWindow?: number;
   mcpConfig?: string;
   sandbox?: boolean;
-  resume?: string;
+  /** An id, or true for `--resume` alone (a picker in a terminal). */
+  resume?: string | true;
+  /** `-c/--continue`: the newest session started in this folder. */
+  continue?: boolean;
   trust?: boolean;
   json?: boolean;
 }

@@ -1,7 +1,8 @@
 // Builds the CLI bundle once per test file and runs it as a real child process.
 import { build } from 'esbuild';
 import { bundleOptions } from '../../scripts/esbuild-options.mjs';
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,8 @@ export interface RunOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Written to the child's stdin (a pipe, closed after it); stdin is /dev/null otherwise. */
+  input?: string;
 }
 
 export function runCli(cli: string, args: string[], options: RunOptions): Promise<CliRun> {
@@ -53,7 +56,12 @@ export function runCli(cli: string, args: string[], options: RunOptions): Promis
 
 export function runProcess(file: string, args: string[], options: RunOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

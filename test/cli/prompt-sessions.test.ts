@@ -1,0 +1,122 @@
+// Prompt input (`wield -p` with words and piped stdin) and sessions (`-c`, `wield sessions`, the
+// id on stderr), through the real CLI against a stand-in server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandin, type ScriptStep } from '../support/standin/index.js';
+import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
+
+let cli: string;
+let cleanup: () => void;
+beforeAll(async () => ({ cli, cleanup } = await buildCli()));
+afterAll(() => cleanup?.());
+
+/** The text of the last user message of a recorded Anthropic request. */
+function lastPrompt(request: unknown): string {
+  const messages = (request as { messages: { role: string; content: { type: string; text?: string }[] }[] }).messages;
+  return messages
+    .at(-1)!
+    .content.map((part) => part.text ?? '')
+    .join('');
+}
+
+async function place(script: ScriptStep[]) {
+  const cwd = tempDir('wield-input-cwd-');
+  const home = tempDir('wield-input-home-');
+  const standin = await startStandin({ dialect: 'anthropic', script });
+  const env = cleanEnv(home, providerEnv('anthropic', standin.url));
+  const run = (args: string[], input?: string) => runCli(cli, [...providerArgs('anthropic'), ...args], { cwd, env, input });
+  return { cwd, home, env, standin, run };
+}
+
+describe('prompt input', () => {
+  it('adds piped stdin after the -p prompt, takes the prompt as words after a bare -p, or stdin alone', async () => {
+    const { standin, run } = await place([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    try {
+      const piped = await run(['-p', 'explain this log'], 'ERROR at line 3\n');
+      expect(piped.code).toBe(0);
+      expect(lastPrompt(standin.requests[0])).toBe('explain this log\n\nERROR at line 3\n');
+      const words = await run(['-p', '--max-turns', '3', 'what', 'is', 'this?']);
+      expect(words.code).toBe(0);
+      expect(lastPrompt(standin.requests[1])).toBe('what is this?');
+      const stdinOnly = await run(['-p'], 'just the piped text');
+      expect(stdinOnly.code).toBe(0);
+      expect(lastPrompt(standin.requests[2])).toBe('just the piped text');
+      // Nothing piped and no words: a usage error, nothing sent.
+      const empty = await run(['-p'], '');
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('the prompt is empty');
+      expect(standin.requests).toHaveLength(3);
+    } finally {
+      await standin.close();
+    }
+  });
+
+  it('refuses piped input over the cap instead of cutting it', async () => {
+    const { standin, run } = await place([{ text: 'never' }]);
+    try {
+      const big = await run(['-p', 'explain'], 'x'.repeat(1024 * 1024 + 1));
+      expect(big.code).toBe(2);
+      expect(big.stderr).toMatch(/piped input is over 1 MiB; send less/);
+      expect(standin.requests).toHaveLength(0);
+    } finally {
+      await standin.close();
+    }
+  });
+
+  it('a lone word close to a command is still a usage error, naming how to send it as a prompt', async () => {
+    const { standin, run } = await place([]);
+    try {
+      const typo = await run(['tols']);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toMatch(/unknown command 'tols' \(did you mean tools\?\).*use -p/);
+    } finally {
+      await standin.close();
+    }
+  });
+});
+
+describe('sessions', () => {
+  it('names the session on stderr, continues the newest one of this folder with -c, and lists them', async () => {
+    const { standin, run, env, home } = await place([{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Other folder.' }]);
+    try {
+      const first = await run(['-p', 'remember the number 41']);
+      expect(first.stdout).toBe('First answer.\n');
+      const id = /session ([\w-]+) \(continue it: wield --resume \1\)/.exec(first.stderr)?.[1];
+      expect(id).toBeDefined();
+      // Another folder's session is newer, but -c takes this folder's.
+      const elsewhere = tempDir('wield-input-other-');
+      await runCli(cli, [...providerArgs('anthropic'), '-p', 'unrelated'], { cwd: elsewhere, env });
+      const second = await run(['-c', '-p', 'which number?', '--output-format', 'json']);
+      expect(second.code).toBe(0);
+      expect(JSON.parse(second.stdout).sessionId).toBe(id);
+      expect(JSON.stringify(standin.requests[2])).toContain('remember the number 41');
+
+      const listed = await run(['sessions']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout.trim().split('\n')).toHaveLength(1);
+      expect(listed.stdout).toContain(`${id}  remember the number 41`);
+      // Newest first: the continued session was written last.
+      const all = await runCli(cli, ['sessions', '--all', '--json'], { cwd: home, env });
+      expect(JSON.parse(all.stdout).map((entry: { firstPrompt: string }) => entry.firstPrompt)).toEqual([
+        'remember the number 41',
+        'unrelated',
+      ]);
+    } finally {
+      await standin.close();
+    }
+  });
+
+  it('-c with no session here and a bare --resume with -p are setup errors that say what to do', async () => {
+    const { standin, run } = await place([]);
+    try {
+      const none = await run(['-c', '-p', 'hi']);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(/No saved session was started in .*; run without -c/);
+      const bare = await run(['--resume', '-p', 'hi']);
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toMatch(/--resume without an id opens a picker .*`wield sessions` lists them/);
+      expect(standin.requests).toHaveLength(0);
+    } finally {
+      await standin.close();
+    }
+  });
+});
