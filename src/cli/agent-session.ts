@@ -22,7 +22,7 @@ import type { ContextOptions } from '../runtime/agent/context-run.js';
 import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
-import type { CliFlags } from './options.js';
+import { type CliFlags, reasoningOf } from './options.js';
 import { listSessions, type SessionEntry } from './session-list.js';
 
 export interface AgentSessionOptions {
@@ -135,6 +135,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         registry: runtime.registry,
         rt: runtime.rt,
         maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
+        reasoning: reasoningOf(flags),
         selectTools: (pool, messages) => selectToolsForRequest(pool, messages, runtime.deferral),
         hooks: runtime.rt.hooks,
         context: contextOptions(runtime.settings, flags),

@@ -2,7 +2,7 @@
 // The wield command line. Only commander and light modules load here: each command's body,
 // the SDKs, tree-sitter, MCP and the tools load through import() when a command runs.
 import { Command, Option } from 'commander';
-import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags } from './options.js';
+import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags, OUTPUT_FORMATS } from './options.js';
 import { commandAction as action } from './exit.js';
 import { closestNames } from '../runtime/pipeline/lookup.js';
 import { register as registerCheck } from './commands/check.js';
@@ -46,7 +46,11 @@ function buildProgram(): Command {
       '-p, --prompt [prompt]',
       'run one prompt non-interactively and print the answer (the prompt may follow as words, or come on stdin)',
     )
-    .addOption(new Option('--output-format <format>', 'output of -p').choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(
+      new Option('--output-format <format>', "output of -p (stream-json: Claude Code's event lines; events: wield's own)")
+        .choices(OUTPUT_FORMATS)
+        .default('text'),
+    )
     .option('--resume [id]', 'continue a saved session (its id, as printed); without an id, pick one')
     .option('-c, --continue', 'continue the newest session started in this folder')
     .helpCommand(true)

@@ -2,7 +2,8 @@
 // that would allow it), the answer printed as text, one JSON object, or JSON lines of events.
 import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
 import type { McpServerStatus } from '../runtime/mcp/connection.js';
-import { openAgentSession, resolveResumeId } from './agent-session.js';
+import { type AgentSession, openAgentSession, resolveResumeId } from './agent-session.js';
+import { ClaudeStreamJson, type InitFacts, initLine } from './stream-json.js';
 import { readPipedInput, withPipedInput } from './prompt-input.js';
 import type { CliFlags, OutputFormat } from './options.js';
 import { writeOut } from './exit.js';
@@ -81,19 +82,24 @@ export async function runOneShot(given: string | undefined, flags: CliFlags): Pr
     controller.abort(new Error('interrupted by the user'));
   };
   process.on('SIGINT', onSigint);
+  const started = performance.now();
+  const claude = format === 'stream-json' ? new ClaudeStreamJson(session.id, session.model) : undefined;
+  const emit = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
   const onEvent =
-    format === 'stream-json'
-      ? (event: AgentEvent) => process.stdout.write(`${JSON.stringify(streamEvent(event, session.id))}\n`)
-      : undefined;
+    format === 'events'
+      ? (event: AgentEvent) => emit(streamEvent(event, session.id))
+      : claude && ((event: AgentEvent) => claude.lines(event).forEach(emit));
   try {
     // The first request must offer every server's tools: wait for each server's first connection
     // attempt (each bounded by its connect timeout, so a dead server cannot hang the run).
     await settledOrAborted(session.runtime.mcpReady(), controller.signal);
     for (const notice of unavailableServers(session.runtime.mcp?.list() ?? [])) process.stderr.write(`wield: ${notice}\n`);
+    if (claude) emit(initLine(initFacts(session)));
     const result = await session.send(prompt, controller.signal, onEvent);
     const summary = summarize(result, session.id);
     if (format === 'json') await writeOut(`${JSON.stringify(summary)}\n`);
-    else if (format === 'stream-json') await writeOut(`${JSON.stringify({ type: 'result', ...summary })}\n`);
+    else if (format === 'events') await writeOut(`${JSON.stringify({ type: 'result', ...summary })}\n`);
+    else if (claude) await writeOut(`${JSON.stringify(claude.result(result, { durationMs: performance.now() - started }))}\n`);
     else {
       if (result.answer !== '') await writeOut(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
       if (summary.isError) process.stderr.write(`wield: ${result.error ?? `stopped (${result.stopReason})`}\n`);
@@ -113,6 +119,17 @@ function settledOrAborted(work: Promise<void>, signal: AbortSignal): Promise<voi
     signal.addEventListener('abort', () => resolve(), { once: true });
     work.then(resolve, resolve);
   });
+}
+
+function initFacts(session: AgentSession): InitFacts {
+  return {
+    sessionId: session.id,
+    cwd: session.runtime.session.cwd,
+    model: session.model,
+    tools: session.runtime.registry.all().map((tool) => tool.name),
+    mcpServers: (session.runtime.mcp?.list() ?? []).map((server) => ({ name: server.name, status: server.state })),
+    permissionMode: session.runtime.settings.permissions.defaultMode,
+  };
 }
 
 /** Events as JSON lines; `done` is replaced by the final result line. */

@@ -1,9 +1,12 @@
 // The command-line flags (DESIGN.md "CLI") and their parsing; light, so start-up stays fast.
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { PermissionMode } from '../runtime/pipeline/types.js';
-import type { ProviderName } from '../runtime/providers/types.js';
+import type { ProviderName, ReasoningEffort, ReasoningOptions } from '../runtime/providers/types.js';
+import { MIN_THINKING_BUDGET } from '../runtime/providers/reasoning.js';
 
-export type OutputFormat = 'text' | 'json' | 'stream-json';
+/** `stream-json` is Claude Code's headless event shapes; `events` is wield's own, richer stream. */
+export type OutputFormat = 'text' | 'json' | 'stream-json' | 'events';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'events'];
 
 /** Flags after commander has parsed them (camelCase, as commander names them). */
 export interface CliFlags {
@@ -18,6 +21,9 @@ export interface CliFlags {
   outputFormat?: OutputFormat;
   maxTurns?: number;
   contextWindow?: number;
+  /** `--thinking` alone (true) or with a token budget. */
+  thinking?: true | number;
+  effort?: ReasoningEffort;
   mcpConfig?: string;
   sandbox?: boolean;
   /** An id, or true for `--resume` alone (a picker in a terminal). */
@@ -59,7 +65,28 @@ export function addModelOptions(command: Command): Command {
     .option('--model <id>', 'model id (any id the endpoint accepts)')
     .option('--base-url <url>', 'API endpoint, e.g. http://localhost:11434/v1 for Ollama')
     .option('--max-turns <n>', 'stop after this many model requests', parsePositiveInt)
-    .option('--context-window <tokens>', "the model's context window in tokens (default: known for common model ids)", parsePositiveInt);
+    .option('--context-window <tokens>', "the model's context window in tokens (default: known for common model ids)", parsePositiveInt)
+    .option(
+      '--thinking [tokens]',
+      'extended thinking (Anthropic; a token budget, default by --effort) or reasoning (OpenAI)',
+      parseThinkingBudget,
+    )
+    .addOption(new Option('--effort <level>', 'reasoning effort: OpenAI reasoning effort, Anthropic thinking budget').choices(EFFORTS));
+}
+
+const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
+
+function parseThinkingBudget(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < MIN_THINKING_BUDGET)
+    throw new InvalidArgumentError(`expected a token budget of ${MIN_THINKING_BUDGET} or more, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** The reasoning a run asks for: none unless --thinking or --effort is given. */
+export function reasoningOf(flags: CliFlags): ReasoningOptions | undefined {
+  if (flags.thinking === undefined && flags.effort === undefined) return undefined;
+  return { effort: flags.effort, budgetTokens: typeof flags.thinking === 'number' ? flags.thinking : undefined };
 }
 
 export function addJsonOption(command: Command): Command {

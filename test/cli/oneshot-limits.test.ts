@@ -63,12 +63,8 @@ describe('wield -p: replies that stop short', () => {
     });
   }
 
-  it('stream-json ends with a result line that carries max_tokens', async () => {
-    const { run } = await withStandin(
-      'anthropic',
-      [{ text: 'Cut', stopReason: 'max_tokens' }],
-      ['-p', 'hi', '--output-format', 'stream-json'],
-    );
+  it('events output ends with a result line that carries max_tokens', async () => {
+    const { run } = await withStandin('anthropic', [{ text: 'Cut', stopReason: 'max_tokens' }], ['-p', 'hi', '--output-format', 'events']);
     expect(run.code).toBe(1);
     const events = run.stdout
       .trim()

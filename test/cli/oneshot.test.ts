@@ -95,11 +95,11 @@ describe('wield -p', () => {
     expect(run.stdout).toBe('Just this.\n');
   });
 
-  it('prints one JSON event per line with stream-json, ending with the result', async () => {
+  it('prints one wield event per line with --output-format events, ending with the result', async () => {
     const { run } = await withStandin(
       'openai',
       [{ toolCalls: [{ name: 'LS', arguments: {} }] }, { text: 'Listed.' }],
-      ['-p', 'ls', '--output-format', 'stream-json'],
+      ['-p', 'ls', '--output-format', 'events'],
     );
     expect(run.code).toBe(0);
     const events = run.stdout

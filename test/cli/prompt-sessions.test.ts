@@ -1,6 +1,8 @@
 // Prompt input (`wield -p` with words and piped stdin) and sessions (`-c`, `wield sessions`, the
 // id on stderr), through the real CLI against a stand-in server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { startStandin, type ScriptStep } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
 
@@ -24,27 +26,34 @@ async function place(script: ScriptStep[]) {
   const standin = await startStandin({ dialect: 'anthropic', script });
   const env = cleanEnv(home, providerEnv('anthropic', standin.url));
   const run = (args: string[], input?: string) => runCli(cli, [...providerArgs('anthropic'), ...args], { cwd, env, input });
-  return { cwd, home, env, standin, run };
+  return { cwd, env, standin, run };
 }
 
 describe('prompt input', () => {
-  it('adds piped stdin after the -p prompt, takes the prompt as words after a bare -p, or stdin alone', async () => {
-    const { standin, run } = await place([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+  it('adds piped stdin after the -p prompt', async () => {
+    const { standin, run } = await place([{ text: 'one' }]);
     try {
       const piped = await run(['-p', 'explain this log'], 'ERROR at line 3\n');
       expect(piped.code).toBe(0);
       expect(lastPrompt(standin.requests[0])).toBe('explain this log\n\nERROR at line 3\n');
+    } finally {
+      await standin.close();
+    }
+  });
+
+  it('takes the words after a bare -p as the prompt, or stdin alone; neither is a usage error', async () => {
+    const { standin, run } = await place([{ text: 'one' }, { text: 'two' }]);
+    try {
       const words = await run(['-p', '--max-turns', '3', 'what', 'is', 'this?']);
       expect(words.code).toBe(0);
-      expect(lastPrompt(standin.requests[1])).toBe('what is this?');
+      expect(lastPrompt(standin.requests[0])).toBe('what is this?');
       const stdinOnly = await run(['-p'], 'just the piped text');
       expect(stdinOnly.code).toBe(0);
-      expect(lastPrompt(standin.requests[2])).toBe('just the piped text');
-      // Nothing piped and no words: a usage error, nothing sent.
+      expect(lastPrompt(standin.requests[1])).toBe('just the piped text');
       const empty = await run(['-p'], '');
       expect(empty.code).toBe(2);
       expect(empty.stderr).toContain('the prompt is empty');
-      expect(standin.requests).toHaveLength(3);
+      expect(standin.requests).toHaveLength(2);
     } finally {
       await standin.close();
     }
@@ -75,34 +84,46 @@ describe('prompt input', () => {
 });
 
 describe('sessions', () => {
-  it('names the session on stderr, continues the newest one of this folder with -c, and lists them', async () => {
-    const { standin, run, env, home } = await place([{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Other folder.' }]);
+  it('names the session on stderr and continues the newest one of this folder with -c', async () => {
+    const { standin, run, env } = await place([{ text: 'First answer.' }, { text: 'Other folder.' }, { text: 'Second answer.' }]);
     try {
       const first = await run(['-p', 'remember the number 41']);
       expect(first.stdout).toBe('First answer.\n');
       const id = /session ([\w-]+) \(continue it: wield --resume \1\)/.exec(first.stderr)?.[1];
       expect(id).toBeDefined();
       // Another folder's session is newer, but -c takes this folder's.
-      const elsewhere = tempDir('wield-input-other-');
-      await runCli(cli, [...providerArgs('anthropic'), '-p', 'unrelated'], { cwd: elsewhere, env });
+      await runCli(cli, [...providerArgs('anthropic'), '-p', 'unrelated'], { cwd: tempDir('wield-input-other-'), env });
       const second = await run(['-c', '-p', 'which number?', '--output-format', 'json']);
       expect(second.code).toBe(0);
       expect(JSON.parse(second.stdout).sessionId).toBe(id);
       expect(JSON.stringify(standin.requests[2])).toContain('remember the number 41');
-
-      const listed = await run(['sessions']);
-      expect(listed.code).toBe(0);
-      expect(listed.stdout.trim().split('\n')).toHaveLength(1);
-      expect(listed.stdout).toContain(`${id}  remember the number 41`);
-      // Newest first: the continued session was written last.
-      const all = await runCli(cli, ['sessions', '--all', '--json'], { cwd: home, env });
-      expect(JSON.parse(all.stdout).map((entry: { firstPrompt: string }) => entry.firstPrompt)).toEqual([
-        'remember the number 41',
-        'unrelated',
-      ]);
     } finally {
       await standin.close();
     }
+  });
+
+  it("wield sessions lists this folder's sessions newest first, --all every folder's", async () => {
+    const cwd = tempDir('wield-list-cwd-');
+    const home = tempDir('wield-list-home-');
+    const dir = path.join(home, '.wield', 'sessions');
+    mkdirSync(dir, { recursive: true });
+    const session = (id: string, folder: string, prompt: string, minutesAgo: number) => {
+      const file = path.join(dir, `${id}.jsonl`);
+      const header = { type: 'session', version: 1, id, cwd: folder, createdAt: '2026-12-01T10:00:00.000Z' };
+      const message = { type: 'message', message: { role: 'user', content: [{ type: 'text', text: prompt }] } };
+      writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(message)}\n`);
+      const when = new Date(Date.now() - minutesAgo * 60_000);
+      utimesSync(file, when, when);
+    };
+    session('older', cwd, 'fix the parser', 30);
+    session('newer', cwd, 'add a test', 5);
+    session('elsewhere', home, 'unrelated', 1);
+    const env = cleanEnv(home);
+    const listed = await runCli(cli, ['sessions'], { cwd, env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}newer {2}add a test\n.* {2}older {2}fix the parser\n$/);
+    const all = await runCli(cli, ['sessions', '--all', '--json'], { cwd, env });
+    expect(JSON.parse(all.stdout).map((entry: { id: string }) => entry.id)).toEqual(['elsewhere', 'newer', 'older']);
   });
 
   it('-c with no session here and a bare --resume with -p are setup errors that say what to do', async () => {

@@ -5,7 +5,7 @@ import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
 import { messageOf } from '../pipeline/outcome.js';
 import type { HookHandler, HookInput, RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
-import type { AssistantPart, Message, ModelProvider, PromptCache, StopReason, Usage } from '../providers/types.js';
+import type { AssistantPart, Message, ModelProvider, PromptCache, ReasoningOptions, StopReason, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
 import { runHooks } from '../hooks/run.js';
@@ -38,6 +38,8 @@ export interface RunAgentOptions {
   onEvent?: (event: AgentEvent) => void;
   maxConcurrency?: number;
   maxTokens?: number;
+  /** Extended thinking / reasoning effort for every request of the run. */
+  reasoning?: ReasoningOptions;
   /** Picks the turn's tools (ToolSearch); default: the registry's whole pool. */
   selectTools?: (pool: AnyTool[], messages: readonly Message[]) => ToolSelection;
   /**
@@ -277,7 +279,15 @@ async function runTurn(
   const chat = startChatSpan(options.model, options.provider.name, options.maxTokens);
   try {
     const stream = options.provider.stream(
-      { model: options.model, system, messages: [...messages], tools: specs, maxTokens: options.maxTokens, cache: setup.cache },
+      {
+        model: options.model,
+        system,
+        messages: [...messages],
+        tools: specs,
+        maxTokens: options.maxTokens,
+        cache: setup.cache,
+        reasoning: options.reasoning,
+      },
       options.signal,
     );
     for await (const event of stream) {
@@ -286,6 +296,8 @@ async function runTurn(
         if (last?.type === 'text') last.text += event.text;
         else parts.push({ type: 'text', text: event.text });
         emit(event);
+      } else if (event.type === 'thinking') {
+        parts.push(event.part);
       } else if (event.type === 'tool_call_end') {
         const id = uniqueCallId(event.id, seenIds);
         const input = parseArguments(event.input);

@@ -2,6 +2,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock } from '../tool/types.js';
 import { mergeTurns, toolInputObject } from './content.js';
+import { anthropicThinking } from './reasoning.js';
 import { sanitizeSchema } from './schema.js';
 import { placeCacheBreakpoints } from '../context/breakpoints.js';
 import type { AssistantPart, Message, ModelRequest, ToolSpec, UserPart } from './types.js';
@@ -44,12 +45,11 @@ function userBlocks(parts: readonly UserPart[]): Block[] {
 }
 
 function assistantBlocks(parts: readonly AssistantPart[]): Block[] {
-  return parts.map(
-    (part): Block =>
-      part.type === 'text'
-        ? { type: 'text', text: part.text }
-        : { type: 'tool_use', id: part.id, name: part.name, input: toolInputObject(part.input) },
-  );
+  return parts.map((part): Block => {
+    if (part.type === 'tool_use') return { type: 'tool_use', id: part.id, name: part.name, input: toolInputObject(part.input) };
+    // Thinking blocks go back exactly as received: the API checks their signatures.
+    return part;
+  });
 }
 
 /** Messages in Anthropic form: alternating, non-empty turns, tool results first (see mergeTurns). */
@@ -70,7 +70,7 @@ export function toAnthropicTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
 export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
-    max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...anthropicThinking(request.reasoning, request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS),
     messages: toAnthropicMessages(request.messages),
     ...(request.system !== '' ? { system: request.system } : {}),
     ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),

@@ -3,7 +3,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-request.js';
 import { streamingProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
-import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type Usage } from './types.js';
+import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type ThinkingPart, type Usage } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -45,6 +45,7 @@ interface OpenCall {
 /** Maps raw stream events; a call ends at its content_block_stop, before the message ends. */
 export async function* mapAnthropicStream(events: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<ModelStreamEvent> {
   const calls = new Map<number, OpenCall>();
+  const thinking = new Map<number, ThinkingPart>();
   let callCount = 0;
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let reason: StopReason = 'other';
@@ -63,6 +64,10 @@ export async function* mapAnthropicStream(events: AsyncIterable<Anthropic.RawMes
           yield { type: 'tool_call_start', index: call.index, id: call.id, name: call.name };
         } else if (block.type === 'text' && block.text !== '') {
           yield { type: 'text_delta', text: block.text };
+        } else if (block.type === 'thinking') {
+          thinking.set(event.index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
+        } else if (block.type === 'redacted_thinking') {
+          thinking.set(event.index, { type: 'redacted_thinking', data: block.data });
         }
         break;
       }
@@ -74,9 +79,20 @@ export async function* mapAnthropicStream(events: AsyncIterable<Anthropic.RawMes
           if (call === undefined) break;
           call.json += event.delta.partial_json;
           yield { type: 'tool_call_delta', index: call.index, json: event.delta.partial_json };
+        } else if (event.delta.type === 'thinking_delta' || event.delta.type === 'signature_delta') {
+          const part = thinking.get(event.index);
+          if (part?.type !== 'thinking') break;
+          if (event.delta.type === 'thinking_delta') part.thinking += event.delta.thinking;
+          else part.signature += event.delta.signature;
         }
         break;
       case 'content_block_stop': {
+        const part = thinking.get(event.index);
+        if (part !== undefined) {
+          thinking.delete(event.index);
+          yield { type: 'thinking', part };
+          break;
+        }
         const call = calls.get(event.index);
         if (call === undefined) break;
         calls.delete(event.index);
@@ -102,14 +118,15 @@ export async function* mapAnthropicStream(events: AsyncIterable<Anthropic.RawMes
 
 export function createAnthropicProvider(
   sdk: AnthropicSdk,
-  config: { apiKey: string; baseURL?: string },
+  config: { apiKey: string; baseURL?: string; authToken?: string },
   retry: RetryOptions,
 ): ModelProvider {
   const baseURL = config.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
   // Explicit values so the SDK reads nothing from the environment; retries are ours.
   const client = new sdk.default({
-    apiKey: config.apiKey,
-    authToken: null,
+    // A bearer token alone sends no x-api-key header (the SDK would send an empty one).
+    apiKey: config.authToken !== undefined && config.apiKey === '' ? null : config.apiKey,
+    authToken: config.authToken ?? null,
     baseURL,
     maxRetries: 0,
     logLevel: 'off',

@@ -15,7 +15,8 @@ export interface ProviderOptions {
 }
 
 export type ResolvedProviderConfig =
-  | { ok: true; provider: ProviderName; model: string; baseURL?: string; apiKey: string }
+  /** `authToken` (Anthropic, from ANTHROPIC_AUTH_TOKEN) is sent as `Authorization: Bearer`; apiKey is then '' when no key is set. */
+  | { ok: true; provider: ProviderName; model: string; baseURL?: string; apiKey: string; authToken?: string }
   | { ok: false; message: string };
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ['anthropic', 'openai', 'openai-responses'];
@@ -34,8 +35,8 @@ export const DEFAULT_MODELS: Record<ProviderName, string> = {
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
 const NOT_CONFIGURED =
-  'No model provider is configured. Set one of: ANTHROPIC_API_KEY (Anthropic); OPENAI_API_KEY ' +
-  '(OpenAI); OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama ' +
+  'No model provider is configured. Set one of: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (Anthropic; ' +
+  'the token is sent as a bearer token); OPENAI_API_KEY (OpenAI); OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama ' +
   '(OPENAI_BASE_URL=http://localhost:11434/v1), vLLM, llama.cpp or LM Studio; or pass ' +
   '--provider anthropic|openai|openai-responses with --base-url.';
 
@@ -43,10 +44,10 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function envNames(provider: ProviderName): { key: string; url: string } {
+function envNames(provider: ProviderName): { key: string; url: string; model: string } {
   return provider === 'anthropic'
-    ? { key: 'ANTHROPIC_API_KEY', url: 'ANTHROPIC_BASE_URL' }
-    : { key: 'OPENAI_API_KEY', url: 'OPENAI_BASE_URL' };
+    ? { key: 'ANTHROPIC_API_KEY', url: 'ANTHROPIC_BASE_URL', model: 'ANTHROPIC_MODEL' }
+    : { key: 'OPENAI_API_KEY', url: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' };
 }
 
 /**
@@ -74,7 +75,7 @@ export function dialectOfBaseUrl(value: string): ProviderName | undefined {
 
 function chooseProvider(opts: ProviderOptions, env: NodeJS.ProcessEnv): ProviderName | undefined {
   if (opts.provider !== undefined) return opts.provider;
-  if (nonEmpty(env.ANTHROPIC_API_KEY) ?? nonEmpty(env.ANTHROPIC_BASE_URL)) return 'anthropic';
+  if (nonEmpty(env.ANTHROPIC_API_KEY) ?? nonEmpty(env.ANTHROPIC_AUTH_TOKEN) ?? nonEmpty(env.ANTHROPIC_BASE_URL)) return 'anthropic';
   if (nonEmpty(env.OPENAI_API_KEY) ?? nonEmpty(env.OPENAI_BASE_URL)) return 'openai';
   // Nothing else says which API: a --base-url alone may tell by its address.
   const flagUrl = nonEmpty(opts.baseURL);
@@ -106,8 +107,11 @@ export function resolveProviderConfig(opts: ProviderOptions): ResolvedProviderCo
   const urlProblem =
     baseURL === undefined ? undefined : baseUrlProblem(baseURL, nonEmpty(opts.baseURL) !== undefined ? '--base-url' : names.url);
   if (urlProblem !== undefined) return { ok: false, message: urlProblem };
-  const model = nonEmpty(opts.model) ?? nonEmpty(env.WIELD_MODEL) ?? DEFAULT_MODELS[provider];
+  const model = nonEmpty(opts.model) ?? nonEmpty(env.WIELD_MODEL) ?? nonEmpty(env[names.model]) ?? DEFAULT_MODELS[provider];
   const key = nonEmpty(opts.apiKey) ?? nonEmpty(env[names.key]);
+  // As Claude Code reads it: a bearer token for gateways and proxies, beside or instead of a key.
+  const authToken = provider === 'anthropic' ? nonEmpty(env.ANTHROPIC_AUTH_TOKEN) : undefined;
+  if (authToken !== undefined) return { ok: true, provider, model, baseURL, apiKey: key ?? '', authToken };
   if (key !== undefined) return { ok: true, provider, model, baseURL, apiKey: key };
   // A custom endpoint (local server or proxy) usually needs no real key.
   if (baseURL !== undefined) return { ok: true, provider, model, baseURL, apiKey: PLACEHOLDER_API_KEY };

@@ -20,7 +20,7 @@ export async function createProvider(opts: ProviderOptions): Promise<ModelProvid
     maxRetries: Math.max(0, opts.maxRetries ?? DEFAULT_MAX_RETRIES),
     retryBaseMs: Math.max(0, opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS),
   };
-  const target = { apiKey: config.apiKey, baseURL: config.baseURL };
+  const target = { apiKey: config.apiKey, baseURL: config.baseURL, authToken: config.authToken };
   switch (config.provider) {
     case 'anthropic': {
       const [sdk, { createAnthropicProvider }] = await Promise.all([import('@anthropic-ai/sdk'), import('./anthropic.js')]);

@@ -3,6 +3,7 @@
 import type OpenAI from 'openai';
 import type { ContentBlock } from '../tool/types.js';
 import { dataUrl, imageNoteText, imagesOf, mergeTurns, toolInputJSON, toolResultText } from './content.js';
+import { openAIEffort } from './reasoning.js';
 import { sanitizeSchema } from './schema.js';
 import type { AssistantPart, Message, ModelRequest, ToolSpec, UserPart } from './types.js';
 
@@ -82,12 +83,14 @@ export function toChatTools(tools: readonly ToolSpec[]): OpenAI.ChatCompletionFu
 export function toChatParams(request: ModelRequest, official: boolean): OpenAI.ChatCompletionCreateParamsStreaming {
   const limit =
     request.maxTokens === undefined ? {} : official ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens };
+  const effort = openAIEffort(request.reasoning);
   return {
     model: request.model,
     messages: toChatMessages(request.system, request.messages),
     ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
     ...limit,
     ...(request.cache?.key !== undefined ? { prompt_cache_key: request.cache.key } : {}),
+    ...(effort !== undefined ? { reasoning_effort: effort } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };

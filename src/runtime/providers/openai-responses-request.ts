@@ -2,6 +2,7 @@
 import type OpenAI from 'openai';
 import type { ContentBlock } from '../tool/types.js';
 import { dataUrl, mergeTurns, toolInputJSON, toolResultText, type ToolResultPart } from './content.js';
+import { openAIEffort } from './reasoning.js';
 import { sanitizeSchema } from './schema.js';
 import type { Message, ModelRequest, ToolSpec } from './types.js';
 
@@ -42,7 +43,7 @@ export function toResponsesInput(messages: readonly Message[]): Item[] {
     for (const part of message.content) {
       if (part.type === 'text') {
         items.push({ type: 'message', role: 'assistant', content: part.text });
-      } else {
+      } else if (part.type === 'tool_use') {
         items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: toolInputJSON(part.input) });
       }
     }
@@ -62,12 +63,14 @@ export function toResponsesTools(tools: readonly ToolSpec[]): OpenAI.Responses.F
 }
 
 export function toResponsesParams(request: ModelRequest): OpenAI.Responses.ResponseCreateParamsStreaming {
+  const effort = openAIEffort(request.reasoning);
   return {
     model: request.model,
     input: toResponsesInput(request.messages),
     ...(request.system !== '' ? { instructions: request.system } : {}),
     ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
     ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
+    ...(effort !== undefined ? { reasoning: { effort } } : {}),
     // The whole history is sent each turn, so nothing needs keeping server-side.
     store: false,
     ...(request.cache?.key !== undefined ? { prompt_cache_key: request.cache.key } : {}),

@@ -16,8 +16,15 @@ export type UserPart =
   | ContentBlock
   | { type: 'tool_result'; toolUseId: string; toolName: string; content: ContentBlock[]; isError: boolean };
 
+/**
+ * Anthropic extended thinking, kept verbatim: the API wants the blocks (with their signatures)
+ * sent back unchanged in the assistant turn that precedes a tool result. Other dialects drop them.
+ */
+export type ThinkingPart = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
 export type AssistantPart =
   | { type: 'text'; text: string }
+  | ThinkingPart
   /** input is the parsed object when the JSON was valid, else the raw string as streamed. */
   | { type: 'tool_use'; id: string; name: string; input: unknown };
 
@@ -34,6 +41,17 @@ export interface ModelRequest {
    * prompt_cache_key (it caches stable prefixes by itself). Absent: no caching hints.
    */
   cache?: PromptCache;
+  /** Extended thinking (Anthropic) or reasoning effort (OpenAI); none asked for when absent. */
+  reasoning?: ReasoningOptions;
+}
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+/** What `--thinking [tokens]` and `--effort LEVEL` ask for; see reasoning.ts for each dialect's reading. */
+export interface ReasoningOptions {
+  effort?: ReasoningEffort;
+  /** Anthropic thinking budget in tokens (at least 1,024); an effort is derived for OpenAI. */
+  budgetTokens?: number;
 }
 
 export interface PromptCache {
@@ -65,6 +83,8 @@ export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'o
 
 export type ModelStreamEvent =
   | { type: 'text_delta'; text: string }
+  /** A whole thinking block, at its end (its signature arrives last). */
+  | { type: 'thinking'; part: ThinkingPart }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; json: string }
   /** Emitted as soon as one call's arguments are complete, so safe calls can start early. */

@@ -46,6 +46,15 @@ export const anthropicWriter: DialectWriter = {
     });
     frames.push(sse({ type: 'ping' }, 'ping'));
     let index = 0;
+    if (reply.thinking) {
+      emit({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      for (const thinking of pieces(reply.thinking.thinking)) {
+        emit({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } });
+      }
+      emit({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: reply.thinking.signature } });
+      emit({ type: 'content_block_stop', index });
+      index++;
+    }
     if (reply.text !== '') {
       emit({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       for (const text of pieces(reply.text)) {

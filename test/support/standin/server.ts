@@ -69,6 +69,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     return {
       ...count,
       text: step.text ?? '',
+      thinking: step.thinking,
       toolCalls: (step.toolCalls ?? []).map((c) => ({
         id: c.id ?? `${idPrefix}${++callSerial}`,
         name: c.name,

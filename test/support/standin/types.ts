@@ -20,6 +20,8 @@ export interface StandinUsage {
 /** One model reply. */
 export interface ReplyStep {
   text?: string;
+  /** Anthropic only: a thinking block streamed before the text, with its signature. */
+  thinking?: { thinking: string; signature: string };
   toolCalls?: StandinToolCall[];
   usage?: StandinUsage;
   /**
@@ -106,6 +108,7 @@ export interface Standin {
 /** A reply with defaults filled in, as the dialect writers get it. */
 export interface Reply {
   text: string;
+  thinking?: { thinking: string; signature: string };
   toolCalls: { id: string; name: string; arguments: string }[];
   inputTokens: number;
   outputTokens: number;
