@@ -100,7 +100,8 @@ describe('sessions', () => {
     } finally {
       await standin.close();
     }
-  });
+    // Three CLI runs in a row: room for a loaded machine, as the MCP first-request tests have.
+  }, 60_000);
 
   it("wield sessions lists this folder's sessions newest first, --all every folder's", async () => {
     const cwd = tempDir('wield-list-cwd-');
