@@ -63,7 +63,8 @@ describe.each(['http/protobuf', 'http/json'] as const)('wield -p with OTEL_EXPOR
         OTEL_SERVICE_NAME: 'wield-test',
       });
       const run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'what is in notes.txt?'], { cwd, env });
-      expect(run.stderr).toBe('');
+      // Nothing but the session line text-mode -p always prints: no exporter error.
+      expect(run.stderr).toMatch(/^wield: session [\w-]+ \(continue it: wield --resume [\w-]+\)\n$/);
       expect(run.stdout).toContain('It says hello.');
       expect(collector.contentTypes[0]).toBe(protocol === 'http/json' ? 'application/json' : 'application/x-protobuf');
       const agent = byName(collector.spans, 'invoke_agent wield');
