@@ -99,7 +99,8 @@ export async function runOneShot(given: string | undefined, flags: CliFlags): Pr
     const summary = summarize(result, session.id);
     if (format === 'json') await writeOut(`${JSON.stringify(summary)}\n`);
     else if (format === 'events') await writeOut(`${JSON.stringify({ type: 'result', ...summary })}\n`);
-    else if (claude) await writeOut(`${JSON.stringify(claude.result(result, { durationMs: performance.now() - started, costUsd: result.costUsd }))}\n`);
+    else if (claude)
+      await writeOut(`${JSON.stringify(claude.result(result, { durationMs: performance.now() - started, costUsd: result.costUsd }))}\n`);
     else {
       if (result.answer !== '') await writeOut(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
       if (summary.isError) process.stderr.write(`wield: ${result.error ?? `stopped (${result.stopReason})`}\n`);
