@@ -22,6 +22,9 @@ export const BASH_MAX_RESULT_CHARS = 30_000;
 const NOTES_ROOM = 1_200;
 /** Errors and summaries come last, so the tail gets the larger share. */
 const HEAD_SHARE = 0.4;
+/** Output kept for a concise call, a fifth of it from the start. */
+export const BASH_CONCISE_BYTES = 2_000;
+const CONCISE_HEAD_SHARE = 0.2;
 const PROGRESS_INTERVAL_MS = 200;
 const PROGRESS_CHARS = 2_000;
 
@@ -167,6 +170,13 @@ export function bashTool(options: BashToolOptions = {}) {
       'Use Bash for builds, tests, git and other commands; use Read, Edit, Write, Grep and Glob for files instead of cat, sed, echo > or find. ' +
       'Quote paths with spaces. Chain dependent commands with &&. Give a short description.',
     inputSchema: options.wrap ? bashSandboxInput : bashInput,
+    responseFormats: {
+      options: {
+        concise: `about ${BASH_CONCISE_BYTES.toLocaleString('en-US')} bytes of output, mostly its end (the full output is saved to a file), when you need the outcome, not every line`,
+        detailed: 'the output up to the full result budget, when you need to read it all',
+      },
+      default: 'detailed',
+    },
     isReadOnly: (input) => bashAnalysisOf(input).readOnly,
     isConcurrencySafe: (input) => bashAnalysisOf(input).readOnly,
     isDestructive: bashIsDestructive,
@@ -195,8 +205,10 @@ export function bashTool(options: BashToolOptions = {}) {
       }
       const argv = shellArgv(input.command);
       const wrapped = options.wrap ? await options.wrap(argv, ctx, input) : { file: argv[0], args: argv.slice(1), sandboxed: false };
-      const budget = BASH_MAX_RESULT_CHARS - NOTES_ROOM;
-      const headBytes = Math.floor(budget * HEAD_SHARE);
+      const concise = ctx.responseFormat === 'concise';
+      const budget = concise ? BASH_CONCISE_BYTES : BASH_MAX_RESULT_CHARS - NOTES_ROOM;
+      // Concise output keeps more of the end, where results and errors are.
+      const headBytes = Math.floor(budget * (concise ? CONCISE_HEAD_SHARE : HEAD_SHARE));
       const capture = new OutputCapture({
         headBytes,
         tailBytes: budget - headBytes,

@@ -36,6 +36,19 @@ function realInside(file: string, realRoot: string): string | undefined {
   }
 }
 
+/** `folder/: a.ts, b.ts` lines, folders in the order their newest file came. */
+export function byFolder(files: readonly string[]): string {
+  const folders = new Map<string, string[]>();
+  for (const file of files) {
+    const cut = file.lastIndexOf('/');
+    const folder = cut < 0 ? './' : file.slice(0, cut + 1);
+    const names = folders.get(folder) ?? [];
+    names.push(file.slice(cut + 1));
+    folders.set(folder, names);
+  }
+  return [...folders].map(([folder, names]) => `${folder}: ${names.join(', ')}`).join('\n');
+}
+
 export function globTool() {
   return defineTool<GlobInput, GlobOutput>({
     name: 'Glob',
@@ -46,6 +59,13 @@ export function globTool() {
       `Respects .gitignore; includes hidden files. At most ${GLOB_MAX_RESULTS} paths are returned.`,
     prompt: 'Use Glob (not find or ls in Bash) to find files by name.',
     inputSchema: globInput,
+    responseFormats: {
+      options: {
+        concise: 'each folder once with its matching file names, to see what exists where',
+        detailed: 'one full path per line, newest first, to copy paths into other calls',
+      },
+      default: 'detailed',
+    },
     ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
     async call(input, ctx) {
@@ -86,14 +106,15 @@ export function globTool() {
         hidden,
       };
     },
-    toModel(output) {
+    toModel(output, _budget, format) {
       const hidden = hiddenNote(output.hidden, 'file');
       if (output.total === 0) return { content: [{ type: 'text', text: `No files found.${hidden}` }] };
       const notice =
         output.total > output.files.length
           ? `\n[Showing the ${output.files.length} newest of ${output.total} files. Use a narrower pattern or path to see others.]`
           : '';
-      return { content: [{ type: 'text', text: output.files.join('\n') + notice + hidden }] };
+      const body = format === 'concise' ? byFolder(output.files) : output.files.join('\n');
+      return { content: [{ type: 'text', text: body + notice + hidden }] };
     },
   });
 }

@@ -74,6 +74,13 @@ export function grepTool(options: GrepToolOptions = {}) {
       'Filter with glob (e.g. "*.ts") or type (e.g. "py"). multiline lets a pattern span lines. Results are capped by head_limit.',
     prompt: 'Use Grep (not grep or rg in Bash) to search file contents. Escape regex special characters to match them literally.',
     inputSchema: grepInput,
+    responseFormats: {
+      options: {
+        concise: 'only the matching files, each with its number of matching lines, to find where something is',
+        detailed: 'what output_mode asks for (in content mode the matching lines with -A/-B/-C context), to read the matches',
+      },
+      default: 'detailed',
+    },
     ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
     async call(input, ctx) {
@@ -85,7 +92,8 @@ export function grepTool(options: GrepToolOptions = {}) {
         throw new ToolError(`path ${JSON.stringify(input.path)} does not exist. Use Glob or LS to find the right folder.`);
       }
       const context = input['-C'] ?? 0;
-      const mode = input.output_mode ?? 'files_with_matches';
+      // Concise: which files match and how often, whatever output_mode asked for.
+      const mode = ctx.responseFormat === 'concise' ? 'count' : (input.output_mode ?? 'files_with_matches');
       const req: SearchRequest = {
         pattern: input.pattern,
         target,

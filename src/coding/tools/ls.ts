@@ -29,6 +29,27 @@ export interface LsOutput {
   hidden: number;
 }
 
+/** The first level of an indented tree, folders with the number of entries listed under them. */
+function topLevel(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let below = 0;
+  const close = () => {
+    if (below > 0) out[out.length - 1] += ` (${below} ${below === 1 ? 'entry' : 'entries'})`;
+    below = 0;
+  };
+  for (const line of lines) {
+    // Root children are indented once (depth 1); anything deeper is counted, not shown.
+    if (line.startsWith('    ')) {
+      below++;
+      continue;
+    }
+    close();
+    out.push(line);
+  }
+  close();
+  return out;
+}
+
 export function lsTool() {
   return defineTool<LsInput, LsOutput>({
     name: 'LS',
@@ -37,6 +58,13 @@ export function lsTool() {
     description: `Lists a folder as a tree (${LS_MAX_DEPTH} levels deep, folders end with "/"), respecting .gitignore, at most ${LS_MAX_ENTRIES} entries. ignore takes glob patterns to leave out.`,
     prompt: 'Prefer Glob or Grep when you know what you are looking for.',
     inputSchema: lsInput,
+    responseFormats: {
+      options: {
+        concise: 'only the top level, each folder with how many entries the tree has under it, for an overview',
+        detailed: `the tree ${LS_MAX_DEPTH} levels deep, to see every name`,
+      },
+      default: 'detailed',
+    },
     ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.path, cwd, 'read'),
     async call(input, ctx) {
@@ -65,8 +93,9 @@ export function lsTool() {
       }
       return { root, lines, truncated, hidden };
     },
-    toModel(output) {
-      const body = output.lines.length ? output.lines.join('\n') : '  (empty)';
+    toModel(output, _budget, format) {
+      const lines = format === 'concise' ? topLevel(output.lines) : output.lines;
+      const body = lines.length ? lines.join('\n') : '  (empty)';
       const notice = output.truncated
         ? `\n[Listing stopped at ${LS_MAX_ENTRIES} entries. List a subfolder, or use Glob to find specific files.]`
         : '';

@@ -140,6 +140,14 @@ async function readText(
   return { kind: 'text', path: display, text: page.text, notice: notes.length ? notes.join('\n') : undefined };
 }
 
+/** The `cat -n` gutter readPage puts before every line. */
+function withoutLineNumbers(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/^ *\d+\t/, ''))
+    .join('\n');
+}
+
 export function readTool() {
   return defineTool<ReadInput, ReadOutput>({
     name: 'Read',
@@ -153,6 +161,13 @@ export function readTool() {
     prompt:
       'Use Read (not cat/head/tail in Bash) to view files. Read a file before editing it. Page through large files with offset/limit as the notice says.',
     inputSchema: readInput,
+    responseFormats: {
+      options: {
+        concise: 'the lines without line numbers, to understand code or text you will not edit or cite by line',
+        detailed: 'lines numbered like `cat -n`, to Edit the file or to cite and page by line number',
+      },
+      default: 'detailed',
+    },
     ...READ_ONLY,
     touchedPaths: (input, { cwd }) => touched(input.file_path, cwd, 'read'),
     maxResultChars: READ_MAX_CHARS + 2_000,
@@ -175,7 +190,7 @@ export function readTool() {
         await handle.close();
       }
     },
-    toModel(output): ToolResultContent {
+    toModel(output, _budget, format): ToolResultContent {
       if (output.kind === 'image') {
         return {
           content: [
@@ -184,7 +199,8 @@ export function readTool() {
           ],
         };
       }
-      const parts = [output.text, output.notice ? `\n[${output.notice}]` : ''].filter(Boolean);
+      const text = format === 'concise' ? withoutLineNumbers(output.text) : output.text;
+      const parts = [text, output.notice ? `\n[${output.notice}]` : ''].filter(Boolean);
       return { content: [{ type: 'text', text: parts.join('\n') }] };
     },
     toDisplay: (output) => (output.kind === 'image' ? `image ${output.path}` : `read ${output.path}`),

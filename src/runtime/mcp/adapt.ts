@@ -1,7 +1,8 @@
 // One MCP tool → the Tool contract. The runtime never branches on where a tool came from: the
 // adapted tool goes through the same validation, hooks, permissions, scheduler and budgets.
 import { defineTool } from '../tool/define.js';
-import type { AnyTool, ContentBlock, ToolContext, ToolResultContent } from '../tool/types.js';
+import { RESPONSE_FORMAT_PARAMETER } from '../tool/response-format.js';
+import type { AnyTool, ContentBlock, ResponseFormats, ToolContext, ToolResultContent } from '../tool/types.js';
 import type { McpToolAnnotations, McpToolInfo } from './tools.js';
 
 /** Descriptions past this are cut: a few servers ship whole manuals and every turn pays for them. */
@@ -90,6 +91,27 @@ export function describeTool(server: string, tool: McpToolInfo): string {
   return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS)}… (description truncated)` : text;
 }
 
+/** Text a concise MCP result keeps; the budget spills the rest to a file the model can Read. */
+export const MCP_CONCISE_CHARS = 2_000;
+
+/** The formats of a tool whose server opted in with `"responseFormats": true`. */
+export const MCP_RESPONSE_FORMATS: ResponseFormats = {
+  options: {
+    concise: `the text of the result within ${MCP_CONCISE_CHARS.toLocaleString('en-US')} characters (the rest saved to a file you can Read), no images, for the gist`,
+    detailed: 'the result as the server sent it',
+  },
+  default: 'detailed',
+  maxResultChars: { concise: MCP_CONCISE_CHARS },
+};
+
+function mapConciseResult(output: McpCallOutput): ToolResultContent {
+  const result = mapCallResult(output);
+  const images = result.content.filter((block) => block.type === 'image').length;
+  if (images === 0) return result;
+  const note = `[${images} image(s) left out; call again with "${RESPONSE_FORMAT_PARAMETER}": "detailed" to see them]`;
+  return { ...result, content: [...result.content.filter((block) => block.type !== 'image'), { type: 'text', text: note }] };
+}
+
 export type McpCaller = (toolName: string, input: Record<string, unknown>, ctx: ToolContext) => Promise<McpCallOutput>;
 
 export interface AdaptOptions {
@@ -97,12 +119,16 @@ export interface AdaptOptions {
   /** The name the model uses (see names.ts); the original is kept for the call. */
   exposedName: string;
   trustAnnotations: boolean;
+  /** Offer MCP_RESPONSE_FORMATS (the server's `responseFormats` setting), unless the tool has its own parameter. */
+  responseFormats?: boolean;
   call: McpCaller;
 }
 
 export function adaptMcpTool(tool: McpToolInfo, options: AdaptOptions): AnyTool {
   const flags = flagsFromAnnotations(tool.annotations, options.trustAnnotations);
   const title = tool.title ?? tool.annotations?.title;
+  const ownParameter = Object.hasOwn((tool.inputSchema.properties ?? {}) as object, RESPONSE_FORMAT_PARAMETER);
+  const formats = options.responseFormats === true && !ownParameter ? MCP_RESPONSE_FORMATS : undefined;
   return defineTool<Record<string, unknown>, McpCallOutput>({
     name: options.exposedName,
     source: 'mcp',
@@ -110,12 +136,13 @@ export function adaptMcpTool(tool: McpToolInfo, options: AdaptOptions): AnyTool 
     searchHint: [options.server, tool.name, title].filter(Boolean).join(' '),
     description: describeTool(options.server, tool),
     inputJSONSchema: tool.inputSchema,
+    responseFormats: formats,
     isReadOnly: () => flags.readOnly,
     isConcurrencySafe: () => flags.concurrencySafe,
     isDestructive: () => flags.destructive,
     // MCP has notifications/cancelled, so an interrupted call can stop at once.
     interruptBehavior: () => 'cancel',
     call: (input, ctx) => options.call(tool.name, input, ctx),
-    toModel: mapCallResult,
+    toModel: (output, _budget, format) => (format === 'concise' ? mapConciseResult(output) : mapCallResult(output)),
   });
 }

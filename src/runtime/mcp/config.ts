@@ -12,6 +12,8 @@
 //   trustAnnotations true to believe the server's readOnlyHint/destructiveHint: read-only tools
 //                    then skip write prompts and run in parallel. Off by default: hints are
 //                    the server's claim, not a guarantee.
+//   responseFormats  true to let the model ask this server's tools for a concise result
+//                    (tool/response-format.ts; mcp/adapt.ts says what concise keeps)
 //   disabled         true to keep the entry but not start it
 //   alwaysLoad       true to send this server's tools with every request (never deferred by ToolSearch)
 //   description      one line about the server, shown to the model next to its deferred tools
@@ -31,6 +33,7 @@ const common = {
   timeout: z.number().int().positive().optional(),
   connectTimeout: z.number().int().positive().optional(),
   trustAnnotations: z.boolean().optional(),
+  responseFormats: z.boolean().optional(),
   disabled: z.boolean().optional(),
   alwaysLoad: z.boolean().optional(),
   description: z.string().optional(),

@@ -143,6 +143,7 @@ export class McpManager {
         server,
         exposedName,
         trustAnnotations: trust,
+        responseFormats: connection.config.responseFormats === true,
         call: (original, input, ctx) => connection.callTool(original, input, ctx),
       });
       options.registry.register(adapted);

@@ -2,6 +2,7 @@
 import { ToolError, type ToolCallResult, type ToolResultContent } from '../tool/types.js';
 import { runHooks } from '../hooks/run.js';
 import { applyBudget } from '../results/budget.js';
+import { formatBudget } from '../tool/response-format.js';
 import type { RuntimeContext } from './types.js';
 import type { PreparedCall, ReadyCall } from './prepare.js';
 import { errorContent, messageOf } from './outcome.js';
@@ -40,10 +41,12 @@ export async function finalizeCall(
     content = execution?.result ?? errorContent(INTERRUPTED);
   } else {
     try {
-      const { tool } = prepared;
-      content = tool.toModel(execution.output, { maxChars: tool.maxResultChars });
+      const { tool, format } = prepared;
+      // The budget applies after the format: a concise result is cut (and spilled) by its own, tighter budget.
+      const maxChars = formatBudget(tool.maxResultChars, tool.responseFormats, format);
+      content = tool.toModel(execution.output, { maxChars }, format);
       display = tool.toDisplay?.(execution.output);
-      content = await applyBudget(content, tool.maxResultChars, rt.session, toolName, (spill) =>
+      content = await applyBudget(content, maxChars, rt.session, toolName, (spill) =>
         rt.emit?.({ type: 'result_budgeted', toolUseId: request.id, toolName, ...spill }),
       );
     } catch (error) {

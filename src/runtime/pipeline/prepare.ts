@@ -9,12 +9,15 @@ import { validateArguments } from './validate.js';
 import { decidePermission } from './permission.js';
 import { reportHooks } from './hook-outcome.js';
 import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
+import { inputWithFormat, takeResponseFormat, type FormattedInput } from './format.js';
 
 export interface ReadyCall {
   kind: 'ready';
   request: ToolCallRequest;
   tool: AnyTool;
   input: ToolInput;
+  /** The response format for toModel: the model's choice or the tool's default; undefined for tools without formats. */
+  format?: string;
   ctx: ToolContext;
   /** Repairs made to the arguments and hook context, told to the model with the result. */
   notes: string[];
@@ -53,9 +56,9 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
   rt.emit?.({ type: 'tool_start', toolUseId: request.id, toolName: tool.name, input: request.input });
   const ctx = makeContext({ ...request, name: tool.name }, rt, signal);
   try {
-    const checked = await checkInput(tool, request.input, ctx, notes);
+    const checked = await checkFormattedInput(tool, request.input, ctx, notes);
     if (!checked.ok) return settle(checked.error, tool);
-    let input = checked.value;
+    let { input, format } = checked.value;
 
     const hooks = await runHooks(
       rt.hooks,
@@ -64,7 +67,7 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
         session_id: rt.session.id,
         cwd: rt.session.cwd,
         tool_name: tool.name,
-        tool_input: input,
+        tool_input: inputWithFormat(input, format),
         tool_use_id: request.id,
       },
       signal,
@@ -76,38 +79,60 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
     }
     if (hooks.updatedInput) {
       // A rewritten input is validated and checked again like the original.
-      const rechecked = await checkInput(tool, { ...input, ...hooks.updatedInput }, ctx, notes);
+      const rechecked = await checkFormattedInput(tool, { ...input, ...hooks.updatedInput }, ctx, notes);
       if (!rechecked.ok) return settle(rechecked.error, tool);
-      input = rechecked.value;
+      input = rechecked.value.input;
+      format = rechecked.value.format ?? format;
     }
     const hookDecision = hooks.permissionDecision
       ? { behavior: hooks.permissionDecision, reason: hooks.permissionDecisionReason }
       : undefined;
     const permitted = await decidePermission(
-      { tool, input, toolUseId: request.id, hookDecision, ctx, recheck: (raw) => checkInput(tool, raw, ctx, notes) },
+      {
+        tool,
+        input,
+        toolUseId: request.id,
+        hookDecision,
+        ctx,
+        recheck: (raw) => checkInput(tool, raw, ctx, notes),
+      },
       rt,
     );
     if (!permitted.ok) return settle(permitted.error, tool);
     if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'), tool);
     const context = hooks.additionalContext ? [hooks.additionalContext] : [];
-    return { kind: 'ready', request, tool, input: permitted.value, ctx, notes, context, startedAt };
+    format ??= tool.responseFormats?.default;
+    const readyCtx = format === undefined ? ctx : { ...ctx, responseFormat: format };
+    return { kind: 'ready', request, tool, input: permitted.value, format, ctx: readyCtx, notes, context, startedAt };
   } catch (error) {
     // Stages return values; this only catches a bug in a stage or a hook implementation.
     return settle(errorContent(`${tool.name}: the call could not be prepared (${messageOf(error)}).`), tool);
   }
 }
 
+function toolInputOf(checked: StageResult<FormattedInput>): StageResult<ToolInput> {
+  return checked.ok ? { ok: true, value: checked.value.input } : checked;
+}
+
 /** parse → schema → the tool's own validateInput (also used by the adapters to preview a permission decision). */
 export async function checkInput(tool: AnyTool, raw: unknown, ctx: ToolContext, notes: string[]): Promise<StageResult<ToolInput>> {
+  return toolInputOf(await checkFormattedInput(tool, raw, ctx, notes));
+}
+
+/** parse → response format → schema → the tool's own validateInput. */
+async function checkFormattedInput(tool: AnyTool, raw: unknown, ctx: ToolContext, notes: string[]): Promise<StageResult<FormattedInput>> {
   const parsed = parseArguments(raw, tool.inputJSONSchema);
   if (!parsed.ok) return parsed;
   notes.push(...(parsed.notes ?? []));
-  const valid = await validateArguments(tool, parsed.value);
+  const formatted = takeResponseFormat(tool, parsed.value);
+  if (!formatted.ok) return formatted;
+  const valid = await validateArguments(tool, formatted.value.input);
   if (!valid.ok) return valid;
-  if (!tool.validateInput) return valid;
+  const checked = { ok: true as const, value: { input: valid.value, format: formatted.value.format } };
+  if (!tool.validateInput) return checked;
   try {
     const verdict = await tool.validateInput(valid.value, ctx);
-    return verdict.ok ? valid : fail(verdict.message);
+    return verdict.ok ? checked : fail(verdict.message);
   } catch (error) {
     return fail(`${tool.name}: input check failed (${messageOf(error)}).`);
   }

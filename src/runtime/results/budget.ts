@@ -70,9 +70,11 @@ export async function applyBudget(
   const total = texts.reduce((sum, block) => sum + block.text.length, 0);
   if (total <= maxChars) return result;
   const joined = texts.length === 1 ? texts[0].text : texts.map((block) => block.text).join('\n');
-  // The marker itself costs ~400 characters; keep the whole block within the budget.
-  const cut = splitHeadTail(joined, Math.max(maxChars - MARKER_ROOM, Math.floor(maxChars / 2))) as HeadTail;
   const file = await spillText(session, joined, label);
+  // The marker's own length (its numbers at their longest) comes out of the budget, so the whole block fits.
+  const widest = { head: '', tail: '', omittedChars: joined.length, omittedFromLine: countLines(joined, joined.length) + 1 };
+  const room = Math.max(MARKER_ROOM, truncationMarker(widest, joined.length, file).length);
+  const cut = splitHeadTail(joined, Math.max(maxChars - room, Math.floor(maxChars / 2))) as HeadTail;
   const text = cut.head + truncationMarker(cut, joined.length, file) + cut.tail;
   onSpill?.({ file, totalChars: joined.length, keptChars: text.length });
   const images = result.content.filter((block) => block.type !== 'text');

@@ -2,10 +2,12 @@
 // concurrency-safe, not destructive, interrupt = block, permissions = passthrough).
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { jsonSchemaOf } from './json-schema.js';
+import { responseFormatsProblem, withResponseFormatParameter } from './response-format.js';
 import type {
   DescribeContext,
   JSONSchema,
   PermissionCheck,
+  ResponseFormats,
   ResultBudget,
   Tool,
   ToolContext,
@@ -34,6 +36,8 @@ export interface ToolDefinition<I, O> {
   /** Raw JSON Schema (as MCP tools bring); validated with Ajv when no inputSchema is given. */
   inputJSONSchema?: JSONSchema;
   outputSchema?: JSONSchema;
+  /** Result formats the model may choose; the model's schema gets a `response_format` parameter. */
+  responseFormats?: ResponseFormats;
   isEnabled?: () => boolean;
   isReadOnly?: (input: I) => boolean;
   isConcurrencySafe?: (input: I) => boolean;
@@ -46,7 +50,7 @@ export interface ToolDefinition<I, O> {
   touchedPaths?: (input: I, ctx: { cwd: string }) => TouchedPath[];
   writeKey?: (input: I, ctx: { cwd: string }) => string | undefined;
   call: (input: I, ctx: ToolContext) => Promise<O>;
-  toModel?: (output: O, budget: ResultBudget) => ToolResultContent;
+  toModel?: (output: O, budget: ResultBudget, format?: string) => ToolResultContent;
   toDisplay?: (output: O) => string;
   maxResultChars?: number;
 }
@@ -82,17 +86,16 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
     throw new Error(`defineTool(${def.name}): give inputSchema (Standard Schema) or inputJSONSchema`);
   }
   if (typeof def.call !== 'function') throw new Error(`defineTool(${def.name}): give call, the function that runs the tool`);
-  const inputJSONSchema = def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1, def.name);
+  const ownSchema = def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1, def.name);
   // Every model API takes tool arguments as one JSON object; a string or array schema could never be called.
-  if (
-    typeof inputJSONSchema !== 'object' ||
-    inputJSONSchema === null ||
-    (inputJSONSchema.type !== undefined && inputJSONSchema.type !== 'object')
-  ) {
+  if (typeof ownSchema !== 'object' || ownSchema === null || (ownSchema.type !== undefined && ownSchema.type !== 'object')) {
     throw new Error(
-      `defineTool(${def.name}): the input schema must describe a JSON object ({"type": "object", "properties": {...}}, or z.object(...)), not ${JSON.stringify(inputJSONSchema.type ?? inputJSONSchema)}`,
+      `defineTool(${def.name}): the input schema must describe a JSON object ({"type": "object", "properties": {...}}, or z.object(...)), not ${JSON.stringify(ownSchema.type ?? ownSchema)}`,
     );
   }
+  const formatsProblem = def.responseFormats && responseFormatsProblem(def.responseFormats, ownSchema);
+  if (formatsProblem) throw new Error(`defineTool(${def.name}): ${formatsProblem}`);
+  const inputJSONSchema = def.responseFormats ? withResponseFormatParameter(ownSchema, def.responseFormats) : ownSchema;
   return {
     name: def.name,
     aliases: def.aliases ?? [],
@@ -105,6 +108,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
     inputSchema: def.inputSchema,
     inputJSONSchema,
     outputSchema: def.outputSchema,
+    responseFormats: def.responseFormats,
     isEnabled: def.isEnabled ?? (() => true),
     isReadOnly: def.isReadOnly ?? (() => false),
     isConcurrencySafe: def.isConcurrencySafe ?? (() => false),

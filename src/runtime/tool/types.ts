@@ -91,6 +91,8 @@ export interface ToolContext {
   askUser?: AskUser;
   /** From the permission decision that allowed this call (see AllowBasis). */
   allowedBy?: AllowBasis;
+  /** The call's response format (Tool.responseFormats), so a tool can skip work a concise result drops. */
+  responseFormat?: string;
 }
 
 /** Context for model-facing text that may depend on the session (e.g. cwd in a description). */
@@ -124,6 +126,19 @@ export interface ResultBudget {
 
 export type InterruptBehavior = 'cancel' | 'block';
 
+/**
+ * Result formats the model chooses per call through a `response_format` parameter the pipeline
+ * adds to the schema it sees (tool/response-format.ts); the choice reaches toModel.
+ */
+export interface ResponseFormats {
+  /** Format name → when to choose it, e.g. `{concise: 'to find which files…', detailed: 'to read the lines…'}`. */
+  options: Readonly<Record<string, string>>;
+  /** The format of a call that names none. */
+  default: string;
+  /** A tighter result budget for some formats (characters); past it the budget spills to a file as usual. */
+  maxResultChars?: Readonly<Record<string, number>>;
+}
+
 export interface Tool<I = Record<string, unknown>, O = unknown> {
   name: string;
   aliases: readonly string[];
@@ -143,6 +158,8 @@ export interface Tool<I = Record<string, unknown>, O = unknown> {
   /** JSON Schema shown to models (derived from inputSchema for zod) and used by Ajv otherwise. */
   inputJSONSchema: JSONSchema;
   outputSchema?: JSONSchema;
+  /** Formats the model may ask the result in (see ResponseFormats); absent, the tool has one. */
+  responseFormats?: ResponseFormats;
 
   isEnabled: () => boolean;
   isReadOnly: (input: I) => boolean;
@@ -165,7 +182,8 @@ export interface Tool<I = Record<string, unknown>, O = unknown> {
   writeKey?: (input: I, ctx: { cwd: string }) => string | undefined;
 
   call: (input: I, ctx: ToolContext) => Promise<O>;
-  toModel: (output: O, budget: ResultBudget) => ToolResultContent;
+  /** format: the call's response format (the default when the model named none); undefined for tools without formats. */
+  toModel: (output: O, budget: ResultBudget, format?: string) => ToolResultContent;
   toDisplay?: (output: O) => string;
   maxResultChars: number;
 }

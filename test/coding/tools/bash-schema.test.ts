@@ -1,5 +1,6 @@
 // Bash's parameters are Claude Code's (command, timeout?, description?); the sandbox escalation
-// `sandbox` is offered only when the tool runs commands through a sandbox.
+// `sandbox` is offered only when the tool runs commands through a sandbox; `response_format` is
+// the optional result format every tool with formats gets (an addition to the design's list).
 import { describe, expect, it } from 'vitest';
 import { bashTool } from '../../../src/coding/tools/bash.js';
 import type { BashToolOptions } from '../../../src/coding/tools/bash.js';
@@ -21,9 +22,9 @@ async function parse(tool: AnyTool, input: unknown): Promise<unknown> {
 const bashOf = (tools: AnyTool[]): AnyTool => tools.find((tool) => tool.name === 'Bash')!;
 
 describe('Bash parameters', () => {
-  it('without a sandbox: exactly command, timeout, description', async () => {
+  it('without a sandbox: exactly command, timeout, description (and response_format)', async () => {
     for (const tool of [bashTool(), bashTool({ graceMs: 100 }), bashOf(builtinTools()), bashOf(builtinTools({ bash: {} }))]) {
-      expect(parameters(tool)).toEqual({ properties: ['command', 'description', 'timeout'], required: ['command'] });
+      expect(parameters(tool)).toEqual({ properties: ['command', 'description', 'response_format', 'timeout'], required: ['command'] });
     }
     // A stray `sandbox` from a model that saw it elsewhere is dropped, not an error.
     expect(await parse(bashTool(), { command: 'ls', sandbox: false })).toEqual({ command: 'ls' });
@@ -31,7 +32,10 @@ describe('Bash parameters', () => {
 
   it('with a sandbox: the sandbox escalation is offered and kept', async () => {
     for (const tool of [bashTool({ wrap }), bashOf(builtinTools({ bash: { wrap } }))]) {
-      expect(parameters(tool)).toEqual({ properties: ['command', 'description', 'sandbox', 'timeout'], required: ['command'] });
+      expect(parameters(tool)).toEqual({
+        properties: ['command', 'description', 'response_format', 'sandbox', 'timeout'],
+        required: ['command'],
+      });
       expect(await parse(tool, { command: 'ls', sandbox: false })).toEqual({ command: 'ls', sandbox: false });
     }
   });
