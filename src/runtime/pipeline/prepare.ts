@@ -9,6 +9,7 @@ import { validateArguments } from './validate.js';
 import { decidePermission } from './permission.js';
 import { reportHooks } from './hook-outcome.js';
 import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
+import { checkFreeform, FREEFORM_PARAMETER } from '../tool/freeform.js';
 import { inputWithFormat, takeResponseFormat, type FormattedInput } from './format.js';
 
 export interface ReadyCall {
@@ -129,6 +130,10 @@ async function checkFormattedInput(tool: AnyTool, raw: unknown, ctx: ToolContext
   const valid = await validateArguments(tool, formatted.value.input);
   if (!valid.ok) return valid;
   const checked = { ok: true as const, value: { input: valid.value, format: formatted.value.format } };
+  if (tool.freeform) {
+    const grammar = checkFreeform(tool.name, tool.freeform, String(valid.value[FREEFORM_PARAMETER]));
+    if (!grammar.ok) return fail(grammar.message);
+  }
   if (!tool.validateInput) return checked;
   try {
     const verdict = await tool.validateInput(valid.value, ctx);

@@ -2,6 +2,7 @@
 import type OpenAI from 'openai';
 import type { ContentBlock } from '../tool/types.js';
 import { dataUrl, mergeTurns, toolInputJSON, toolResultText, type ToolResultPart } from './content.js';
+import { FREEFORM_PARAMETER } from '../tool/freeform.js';
 import { openAIEffort } from './reasoning.js';
 import { sanitizeSchema } from './schema.js';
 import type { Message, ModelRequest, ToolSpec } from './types.js';
@@ -15,26 +16,39 @@ function inputContent(block: ContentBlock): InputContent {
     : { type: 'input_image', image_url: dataUrl(block), detail: 'auto' };
 }
 
-/** function_call_output takes text, or a list with input_image items when the result has images. */
-function functionCallOutput(part: ToolResultPart): Item {
+/**
+ * function_call_output (custom_tool_call_output for a freeform tool's call) takes text, or a list
+ * with input_image items when the result has images.
+ */
+function functionCallOutput(part: ToolResultPart, custom: boolean): Item {
+  const type = custom ? 'custom_tool_call_output' : 'function_call_output';
   const hasImages = part.content.some((b) => b.type === 'image');
-  if (!hasImages) return { type: 'function_call_output', call_id: part.toolUseId, output: toolResultText(part) };
-  const items: OpenAI.Responses.ResponseFunctionCallOutputItemList = [];
+  if (!hasImages) return { type, call_id: part.toolUseId, output: toolResultText(part) };
+  const items: Array<OpenAI.Responses.ResponseInputText | OpenAI.Responses.ResponseInputImage> = [];
   const text = part.content.some((b) => b.type === 'text' && b.text !== '') || part.isError ? toolResultText(part) : undefined;
   if (text !== undefined) items.push({ type: 'input_text', text });
   for (const block of part.content) {
     if (block.type === 'image') items.push({ type: 'input_image', image_url: dataUrl(block), detail: 'auto' });
   }
-  return { type: 'function_call_output', call_id: part.toolUseId, output: items };
+  return { type, call_id: part.toolUseId, output: items };
 }
 
-export function toResponsesInput(messages: readonly Message[]): Item[] {
+/** The raw text of a freeform call as history holds it (`{input: text}`). */
+function freeformText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  const text = (input as Record<string, unknown> | null)?.[FREEFORM_PARAMETER];
+  return typeof text === 'string' ? text : toolInputJSON(input);
+}
+
+/** History → input items; calls of the tools named in `freeform` go back as custom_tool_call items. */
+export function toResponsesInput(messages: readonly Message[], freeform: ReadonlySet<string> = new Set()): Item[] {
   const items: Item[] = [];
+  const customCalls = new Set<string>();
   for (const message of mergeTurns(messages)) {
     if (message.role === 'user') {
       const plain: InputContent[] = [];
       for (const part of message.content) {
-        if (part.type === 'tool_result') items.push(functionCallOutput(part));
+        if (part.type === 'tool_result') items.push(functionCallOutput(part, customCalls.has(part.toolUseId)));
         else plain.push(inputContent(part));
       }
       if (plain.length > 0) items.push({ type: 'message', role: 'user', content: plain });
@@ -43,6 +57,9 @@ export function toResponsesInput(messages: readonly Message[]): Item[] {
     for (const part of message.content) {
       if (part.type === 'text') {
         items.push({ type: 'message', role: 'assistant', content: part.text });
+      } else if (part.type === 'tool_use' && freeform.has(part.name)) {
+        customCalls.add(part.id);
+        items.push({ type: 'custom_tool_call', call_id: part.id, name: part.name, input: freeformText(part.input) });
       } else if (part.type === 'tool_use') {
         items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: toolInputJSON(part.input) });
       }
@@ -51,22 +68,30 @@ export function toResponsesInput(messages: readonly Message[]): Item[] {
   return items;
 }
 
-export function toResponsesTools(tools: readonly ToolSpec[]): OpenAI.Responses.FunctionTool[] {
-  return tools.map((tool) => ({
+export function toResponsesTools(tools: readonly ToolSpec[]): Array<OpenAI.Responses.FunctionTool | OpenAI.Responses.CustomTool> {
+  return tools.map((tool) =>
+    tool.freeform
+      ? { type: 'custom', name: tool.name, description: tool.description, format: { type: 'grammar', ...tool.freeform } }
+      : functionTool(tool),
+  );
+}
+
+function functionTool(tool: ToolSpec): OpenAI.Responses.FunctionTool {
+  return {
     type: 'function',
     name: tool.name,
     description: tool.description,
     parameters: sanitizeSchema(tool.inputSchema, 'openai'),
     // Strict mode needs every property required and additionalProperties false: not by default.
     strict: false,
-  }));
+  };
 }
 
 export function toResponsesParams(request: ModelRequest): OpenAI.Responses.ResponseCreateParamsStreaming {
   const effort = openAIEffort(request.reasoning);
   return {
     model: request.model,
-    input: toResponsesInput(request.messages),
+    input: toResponsesInput(request.messages, new Set(request.tools.filter((tool) => tool.freeform).map((tool) => tool.name))),
     ...(request.system !== '' ? { instructions: request.system } : {}),
     ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
     ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),

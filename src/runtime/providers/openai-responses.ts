@@ -1,5 +1,6 @@
 // OpenAI Responses API: streamed events → neutral events, and the provider around the SDK.
 import type OpenAI from 'openai';
+import { FREEFORM_PARAMETER } from '../tool/freeform.js';
 import { createOpenAIClient } from './openai-chat.js';
 import { toResponsesParams } from './openai-responses-request.js';
 import { streamingProvider } from './provider.js';
@@ -12,8 +13,17 @@ interface Call {
   index: number;
   id: string;
   name: string;
+  /** The arguments JSON, or a custom tool call's raw input text. */
   args: string;
+  /** A custom_tool_call: its text reaches the pipeline as `{input: text}`, a freeform tool's input. */
+  custom: boolean;
   ended: boolean;
+}
+
+/** The neutral input of a call: function arguments as sent, a custom call's text wrapped. */
+function callInput(call: Call): string {
+  if (call.custom) return JSON.stringify({ [FREEFORM_PARAMETER]: call.args });
+  return call.args === '' ? '{}' : call.args;
 }
 
 function stopReason(response: OpenAI.Responses.Response, calls: number): StopReason {
@@ -32,37 +42,42 @@ export async function* mapResponsesStream(events: AsyncIterable<OpenAI.Responses
     if (call.ended) return [];
     call.ended = true;
     if (args !== undefined && args !== '') call.args = args;
-    return [{ type: 'tool_call_end', index: call.index, id: call.id, name: call.name, input: call.args === '' ? '{}' : call.args }];
+    return [{ type: 'tool_call_end', index: call.index, id: call.id, name: call.name, input: callInput(call) }];
   };
+  const callOf = (itemId: string, outputIndex: number) => byItem.get(itemId) ?? byItem.get(`output-${outputIndex}`);
   for await (const event of events) {
     switch (event.type) {
       case 'response.output_item.added': {
         const item = event.item;
-        if (item.type !== 'function_call') break;
-        const call: Call = { index: calls.length, id: item.call_id, name: item.name, args: item.arguments ?? '', ended: false };
+        if (item.type !== 'function_call' && item.type !== 'custom_tool_call') break;
+        const custom = item.type === 'custom_tool_call';
+        const args = (custom ? item.input : item.arguments) ?? '';
+        const call: Call = { index: calls.length, id: item.call_id, name: item.name, args, custom, ended: false };
         calls.push(call);
         byItem.set(item.id ?? `output-${event.output_index}`, call);
         yield { type: 'tool_call_start', index: call.index, id: call.id, name: call.name };
         if (call.args !== '') yield { type: 'tool_call_delta', index: call.index, json: call.args };
         break;
       }
-      case 'response.function_call_arguments.delta': {
-        const call = byItem.get(event.item_id) ?? byItem.get(`output-${event.output_index}`);
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta': {
+        const call = callOf(event.item_id, event.output_index);
         if (call === undefined || call.ended || event.delta === '') break;
         call.args += event.delta;
         yield { type: 'tool_call_delta', index: call.index, json: event.delta };
         break;
       }
-      case 'response.function_call_arguments.done': {
-        const call = byItem.get(event.item_id) ?? byItem.get(`output-${event.output_index}`);
-        if (call !== undefined) yield* end(call, event.arguments);
+      case 'response.function_call_arguments.done':
+      case 'response.custom_tool_call_input.done': {
+        const call = callOf(event.item_id, event.output_index);
+        if (call !== undefined) yield* end(call, event.type === 'response.custom_tool_call_input.done' ? event.input : event.arguments);
         break;
       }
       case 'response.output_item.done': {
         const item = event.item;
-        if (item.type !== 'function_call') break;
+        if (item.type !== 'function_call' && item.type !== 'custom_tool_call') break;
         const call = byItem.get(item.id ?? `output-${event.output_index}`);
-        if (call !== undefined) yield* end(call, item.arguments);
+        if (call !== undefined) yield* end(call, item.type === 'custom_tool_call' ? item.input : item.arguments);
         break;
       }
       case 'response.output_text.delta':

@@ -9,7 +9,10 @@ export type ProviderName = 'anthropic' | 'openai' | 'openai-responses';
 export interface ToolSpec {
   name: string;
   description: string;
+  /** For a freeform tool, the one-string-parameter form every provider but Responses uses. */
   inputSchema: JSONSchema;
+  /** Set for a freeform tool: the OpenAI Responses API gets it as a `custom` tool with this grammar. */
+  freeform?: { syntax: 'lark' | 'regex'; definition: string };
 }
 
 export type UserPart =

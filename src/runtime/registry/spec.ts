@@ -3,5 +3,7 @@ import type { AnyTool } from '../tool/types.js';
 import type { ToolSpec } from '../providers/types.js';
 
 export function toolSpec(tool: AnyTool, cwd: string): ToolSpec {
-  return { name: tool.name, description: tool.description({ cwd }), inputSchema: tool.inputJSONSchema };
+  const spec: ToolSpec = { name: tool.name, description: tool.description({ cwd }), inputSchema: tool.inputJSONSchema };
+  if (tool.freeform) spec.freeform = { syntax: tool.freeform.syntax, definition: tool.freeform.definition };
+  return spec;
 }

@@ -2,9 +2,11 @@
 // concurrency-safe, not destructive, interrupt = block, permissions = passthrough).
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { jsonSchemaOf } from './json-schema.js';
+import { freeformProblem, freeformSchema } from './freeform.js';
 import { responseFormatsProblem, withResponseFormatParameter } from './response-format.js';
 import type {
   DescribeContext,
+  FreeformInput,
   JSONSchema,
   PermissionCheck,
   ResponseFormats,
@@ -36,6 +38,11 @@ export interface ToolDefinition<I, O> {
   /** Raw JSON Schema (as MCP tools bring); validated with Ajv when no inputSchema is given. */
   inputJSONSchema?: JSONSchema;
   outputSchema?: JSONSchema;
+  /**
+   * A grammar for raw-text input (a `custom` tool on the OpenAI Responses API, a one-string JSON
+   * function elsewhere); the tool then gets `{input: string}` and needs no input schema.
+   */
+  freeform?: FreeformInput;
   /** Result formats the model may choose; the model's schema gets a `response_format` parameter. */
   responseFormats?: ResponseFormats;
   isEnabled?: () => boolean;
@@ -82,11 +89,19 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
   if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name)) {
     throw new Error(`defineTool: name ${JSON.stringify(def.name)} must be 1-64 characters of [A-Za-z0-9_-]`);
   }
-  if (!def.inputSchema && !def.inputJSONSchema) {
+  if (def.freeform) {
+    if (def.inputSchema || def.inputJSONSchema) {
+      throw new Error(`defineTool(${def.name}): a freeform tool takes its input as {input: string}; drop inputSchema and inputJSONSchema`);
+    }
+    const problem = freeformProblem(def.freeform);
+    if (problem) throw new Error(`defineTool(${def.name}): ${problem}`);
+  } else if (!def.inputSchema && !def.inputJSONSchema) {
     throw new Error(`defineTool(${def.name}): give inputSchema (Standard Schema) or inputJSONSchema`);
   }
   if (typeof def.call !== 'function') throw new Error(`defineTool(${def.name}): give call, the function that runs the tool`);
-  const ownSchema = def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1, def.name);
+  const ownSchema = def.freeform
+    ? freeformSchema(def.freeform)
+    : (def.inputJSONSchema ?? jsonSchemaOf(def.inputSchema as StandardSchemaV1, def.name));
   // Every model API takes tool arguments as one JSON object; a string or array schema could never be called.
   if (typeof ownSchema !== 'object' || ownSchema === null || (ownSchema.type !== undefined && ownSchema.type !== 'object')) {
     throw new Error(
@@ -108,6 +123,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
     inputSchema: def.inputSchema,
     inputJSONSchema,
     outputSchema: def.outputSchema,
+    freeform: def.freeform,
     responseFormats: def.responseFormats,
     isEnabled: def.isEnabled ?? (() => true),
     isReadOnly: def.isReadOnly ?? (() => false),

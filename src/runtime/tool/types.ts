@@ -139,6 +139,17 @@ export interface ResponseFormats {
   maxResultChars?: Readonly<Record<string, number>>;
 }
 
+/**
+ * A freeform input: raw text the model writes under a grammar, in the syntaxes the OpenAI
+ * Responses API's custom tools accept. The tool receives it as `{input: text}` (tool/freeform.ts).
+ */
+export interface FreeformInput {
+  syntax: 'lark' | 'regex';
+  definition: string;
+  /** What the text is, for providers that get the tool as a JSON function with one string parameter. */
+  description?: string;
+}
+
 export interface Tool<I = Record<string, unknown>, O = unknown> {
   name: string;
   aliases: readonly string[];
@@ -158,6 +169,8 @@ export interface Tool<I = Record<string, unknown>, O = unknown> {
   /** JSON Schema shown to models (derived from inputSchema for zod) and used by Ajv otherwise. */
   inputJSONSchema: JSONSchema;
   outputSchema?: JSONSchema;
+  /** Set for a freeform tool: inputJSONSchema is then `{input: string}` and the text is checked against the grammar. */
+  freeform?: FreeformInput;
   /** Formats the model may ask the result in (see ResponseFormats); absent, the tool has one. */
   responseFormats?: ResponseFormats;
 

@@ -14,14 +14,8 @@ function outputItems(reply: Reply): Record<string, unknown>[] {
     });
   }
   reply.toolCalls.forEach((call, i) => {
-    items.push({
-      id: `fc_standin_${reply.serial}_${i}`,
-      type: 'function_call',
-      status: 'completed',
-      call_id: call.id,
-      name: call.name,
-      arguments: call.arguments,
-    });
+    const shape = call.custom ? { type: 'custom_tool_call', input: call.arguments } : { type: 'function_call', arguments: call.arguments };
+    items.push({ id: `fc_standin_${reply.serial}_${i}`, status: 'completed', call_id: call.id, name: call.name, ...shape });
   });
   return items;
 }
@@ -85,6 +79,11 @@ export const openaiResponsesWriter: DialectWriter = {
           content_index: 0,
           part: { type: 'output_text', text: reply.text, annotations: [] },
         });
+      } else if (item.type === 'custom_tool_call') {
+        const input = String(item.input);
+        emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
+        for (const delta of pieces(input)) emit('response.custom_tool_call_input.delta', { item_id, output_index, delta });
+        emit('response.custom_tool_call_input.done', { item_id, output_index, input });
       } else {
         const args = String(item.arguments);
         emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });

@@ -74,6 +74,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
         id: c.id ?? `${idPrefix}${++callSerial}`,
         name: c.name,
         arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+        ...(c.custom ? { custom: true } : {}),
       })),
       inputTokens: step.usage?.inputTokens ?? count?.inputTokens ?? 10,
       outputTokens: step.usage?.outputTokens ?? 5,

@@ -6,6 +6,8 @@ export interface StandinToolCall {
   name: string;
   /** A string is sent verbatim (so broken JSON can be scripted); an object is JSON-encoded. */
   arguments: string | object;
+  /** Responses only: a custom_tool_call whose raw input is `arguments` (a string), for freeform tools. */
+  custom?: boolean;
 }
 
 export interface StandinUsage {
@@ -109,7 +111,7 @@ export interface Standin {
 export interface Reply {
   text: string;
   thinking?: { thinking: string; signature: string };
-  toolCalls: { id: string; name: string; arguments: string }[];
+  toolCalls: { id: string; name: string; arguments: string; custom?: boolean }[];
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens?: number;
