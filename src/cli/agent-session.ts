@@ -92,6 +92,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       askPermission: options.askPermission,
       askUser,
       env,
+      provider: config.provider,
     }),
     import('../runtime/providers/index.js').then(({ createProvider }) =>
       createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),

@@ -46,8 +46,14 @@ export function describeInput(view: PromptView): string {
   if (toolName === 'Write' && file && typeof input.content === 'string') {
     return patch(file, view.currentContent ?? '', input.content);
   }
+  // apply_patch's input is already a diff (Codex's patch format): shown as written.
+  if (toolName === 'apply_patch' && typeof input.input === 'string') return indent(input.input.trimEnd());
   if (typeof input.command === 'string') return `  $ ${input.command}`;
-  return `  ${JSON.stringify(input, null, 2).split('\n').join('\n  ')}`;
+  return indent(JSON.stringify(input, null, 2));
+}
+
+function indent(text: string): string {
+  return `  ${text.split('\n').join('\n  ')}`;
 }
 
 function patch(file: string, before: string, after: string): string {

@@ -22,6 +22,7 @@ import { mcpAuthDir } from '../runtime/mcp/oauth-store.js';
 import type { DeferralOptions } from '../runtime/search/defer.js';
 import { sessionArtefactsDir, wieldHome } from '../runtime/agent/session-store.js';
 import type { CliFlags } from './options.js';
+import type { ProviderName } from '../runtime/providers/types.js';
 
 export interface CliRuntimeOptions {
   cwd: string;
@@ -33,6 +34,8 @@ export interface CliRuntimeOptions {
   /** Answers MCP servers' elicitation requests (the interactive UI); absent, they are declined. */
   elicit?: McpElicitHandler;
   env?: NodeJS.ProcessEnv;
+  /** The model API in use, when known: apply_patch joins the pool for openai-responses. */
+  provider?: ProviderName;
 }
 
 export interface CliRuntime {
@@ -79,7 +82,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
 
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
-  for (const tool of builtinTools({ bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure } })) registry.register(tool);
+  const applyPatch = (options.provider ?? flags.provider) === 'openai-responses';
+  for (const tool of builtinTools({ bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure }, applyPatch })) registry.register(tool);
   // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable. It
   // syncs when searched, not on every change: a server registering 2,000 tools one by one would
   // otherwise re-sync the whole pool 2,000 times.

@@ -48,6 +48,10 @@ describe('permission prompt view', () => {
     const edit = describeInput({ toolName: 'Edit', input: { file_path: '/p/x', old_string: 'a', new_string: 'b' }, decision });
     expect(edit).toMatch(/-a[\s\S]*\+b/);
     expect(describeInput({ toolName: 'Bash', input: { command: 'rm -rf build' }, decision })).toBe('  $ rm -rf build');
+    const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch\n';
+    expect(describeInput({ toolName: 'apply_patch', input: { input: patch }, decision })).toBe(
+      '  *** Begin Patch\n  *** Update File: a.txt\n  @@\n  -old\n  +new\n  *** End Patch',
+    );
   });
 
   it('offers no "always" when there is no safe rule to remember', () => {

@@ -90,8 +90,8 @@ export interface RuleTarget {
  * rule for every built-in that reads them: denying "Edit" must stop Write as well.
  */
 const FILE_TOOL_FAMILIES: Readonly<Record<string, readonly string[]>> = {
-  Edit: ['Edit', 'Write'],
-  Write: ['Edit', 'Write'],
+  Edit: ['Edit', 'Write', 'apply_patch'],
+  Write: ['Edit', 'Write', 'apply_patch'],
   Read: ['Read', 'Grep', 'Glob', 'LS'],
 };
 

@@ -3,8 +3,8 @@ import { createPatch } from 'diff';
 import { z } from 'zod';
 import { defineTool } from '../../runtime/tool/define.js';
 import { ToolError } from '../../runtime/tool/types.js';
-import { atomicWrite, recordFile, requireFreshRead, resolveInWorkspace, sha256, withFileLock, WRITES_FILE_PATH } from './fs-util.js';
-import { applyEdit, closestRegion, decodeText, encodeText, normalizeArg, notFoundMessage } from './edit-match.js';
+import { readTextToChange, resolveInWorkspace, withFileLock, writeRecorded, WRITES_FILE_PATH } from './fs-util.js';
+import { applyEdit, closestRegion, encodeText, normalizeArg, notFoundMessage } from './edit-match.js';
 
 export const editInput = z.object({
   file_path: z.string().min(1, 'file_path must be a non-empty path (absolute, or relative to the working directory)'),
@@ -26,7 +26,7 @@ export interface EditOutput {
 const MAX_DIFF_CHARS = 4_000;
 
 /** A unified diff without the file header lines, short enough for the model. */
-function shortDiff(display: string, before: string, after: string): string {
+export function shortDiff(display: string, before: string, after: string): string {
   const patch = createPatch(display, before, after, '', '', { context: 2 });
   const body = patch.split('\n').slice(4).join('\n').trimEnd();
   return body.length > MAX_DIFF_CHARS ? `${body.slice(0, MAX_DIFF_CHARS)}\n… [diff clipped]` : body;
@@ -56,21 +56,7 @@ export function editTool() {
       const file = resolveInWorkspace(ctx, display, 'file_path', 'write');
       // The lock serializes Edits of one file even if a caller runs them concurrently.
       return withFileLock(file, async () => {
-        let raw: Buffer;
-        try {
-          raw = await requireFreshRead(ctx.session, file, display);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-            throw new ToolError(`${display} does not exist. To create it, use Write.`);
-          throw error;
-        }
-        const decoded = raw.toString('utf8');
-        if (!Buffer.from(decoded, 'utf8').equals(raw)) {
-          throw new ToolError(
-            `${display} is not valid UTF-8 text, so Edit could corrupt it; refused. Change it with a command in Bash (e.g. iconv, sed) instead.`,
-          );
-        }
-        const { text, format } = decodeText(decoded);
+        const { text, format } = await readTextToChange(ctx.session, file, display, 'To create it, use Write.');
         const oldString = normalizeArg(input.old_string, format);
         const newString = normalizeArg(input.new_string, format);
         const result = applyEdit(text, oldString, newString, input.replace_all === true);
@@ -80,9 +66,7 @@ export function editTool() {
             `old_string occurs ${result.lines.length} times in ${display} (lines ${result.lines.join(', ')}). Add surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
           );
         }
-        const data = Buffer.from(encodeText(result.text, format), 'utf8');
-        const stats = await atomicWrite(file, data);
-        recordFile(ctx.session, file, stats, sha256(data));
+        await writeRecorded(ctx.session, file, Buffer.from(encodeText(result.text, format), 'utf8'));
         return { path: display, replacements: result.count, diff: shortDiff(display, text, result.text) };
       });
     },

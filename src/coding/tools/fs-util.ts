@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { guardPath } from '../permissions/paths.js';
+import { decodeText, type TextFormat } from './edit-match.js';
 import { ToolError } from '../../runtime/tool/types.js';
 import type { FileReadRecord, SessionState, ToolContext, TouchedPath } from '../../runtime/tool/types.js';
 
@@ -83,7 +84,45 @@ export async function requireFreshRead(session: SessionState, file: string, disp
   return content;
 }
 
+/**
+ * The text of a file about to be changed: read in this session and unchanged since
+ * (requireFreshRead), valid UTF-8, with its BOM and line endings taken off (put back by encodeText).
+ */
+export async function readTextToChange(
+  session: SessionState,
+  file: string,
+  display: string,
+  ifMissing: string,
+): Promise<{ text: string; format: TextFormat }> {
+  let raw: Buffer;
+  try {
+    raw = await requireFreshRead(session, file, display);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`${display} does not exist. ${ifMissing}`);
+    throw error;
+  }
+  const decoded = raw.toString('utf8');
+  if (!Buffer.from(decoded, 'utf8').equals(raw)) {
+    throw new ToolError(
+      `${display} is not valid UTF-8 text, so changing it as text could corrupt it; refused. Change it with a command in Bash (e.g. iconv, sed) instead.`,
+    );
+  }
+  return decodeText(decoded);
+}
+
+/** Writes atomically and records the new content as read, so the next change of the file needs no Read. */
+export async function writeRecorded(session: SessionState, file: string, data: Buffer): Promise<void> {
+  const stats = await atomicWrite(file, data);
+  recordFile(session, file, stats, sha256(data));
+}
+
 const locks = new Map<string, Promise<unknown>>();
+
+/** withFileLock over several files, taken in path order so two callers never wait on each other. */
+export function withFileLocks<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  return sorted.reduceRight<() => Promise<T>>((inner, key) => () => withFileLock(key, inner), fn)();
+}
 
 /** Runs fn with an exclusive lock on `key` (a resolved path), so read-check-write never interleaves. */
 export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 // The built-in tools, in the order they are offered to models.
 import type { AnyTool } from '../../runtime/tool/types.js';
+import { applyPatchTool } from './apply-patch.js';
 import { askUserTool } from './ask-user.js';
 import { bashTool } from './bash.js';
 import type { BashToolOptions } from './bash.js';
@@ -17,9 +18,14 @@ export interface BuiltinToolOptions {
   bash?: BashToolOptions;
   grep?: GrepToolOptions;
   webFetch?: WebFetchToolOptions;
+  /**
+   * Add apply_patch (Codex's patch format). The CLI offers it to OpenAI Responses models only: they
+   * were trained on it and get it grammar-constrained; other models edit with Edit and Write.
+   */
+  applyPatch?: boolean;
 }
 
-/** Read, Write, Edit, Bash, Grep, Glob, LS, WebFetch, AskUserQuestion (ToolSearch is made elsewhere). */
+/** Read, Write, Edit, Bash, Grep, Glob, LS, WebFetch, AskUserQuestion, apply_patch when asked (ToolSearch is made elsewhere). */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   return [
     readTool(),
@@ -31,8 +37,9 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     lsTool(),
     webFetchTool(options.webFetch),
     askUserTool(),
+    ...(options.applyPatch ? [applyPatchTool()] : []),
   ];
 }
 
-export { askUserTool, bashTool, editTool, globTool, grepTool, lsTool, readTool, webFetchTool, writeTool };
+export { applyPatchTool, askUserTool, bashTool, editTool, globTool, grepTool, lsTool, readTool, webFetchTool, writeTool };
 export type { BashToolOptions, GrepToolOptions, WebFetchToolOptions };
