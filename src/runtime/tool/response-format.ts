@@ -17,7 +17,10 @@ export function responseFormatsProblem(formats: ResponseFormats, schema: JSONSch
   const budgeted = Object.keys(formats.maxResultChars ?? {}).find((name) => !names.includes(name));
   if (budgeted !== undefined) return `responseFormats.maxResultChars names ${JSON.stringify(budgeted)}, which is not an option`;
   const properties = schema.properties as Record<string, unknown> | undefined;
-  if (properties && Object.hasOwn(properties, RESPONSE_FORMAT_PARAMETER)) {
+  // A tool spread back into defineTool brings the parameter it was given: that is no clash.
+  const own = properties?.[RESPONSE_FORMAT_PARAMETER];
+  const same = JSON.stringify(own) === JSON.stringify(formatParameter(formats));
+  if (properties && Object.hasOwn(properties, RESPONSE_FORMAT_PARAMETER) && !same) {
     return `the input schema already has a "${RESPONSE_FORMAT_PARAMETER}" parameter; drop it or drop responseFormats`;
   }
   return undefined;
@@ -29,11 +32,14 @@ export function describeResponseFormats(formats: ResponseFormats): string {
   return `How much the result shows. ${options.join('; ')}. Default "${formats.default}".`;
 }
 
+function formatParameter(formats: ResponseFormats): JSONSchema {
+  return { type: 'string', enum: Object.keys(formats.options), description: describeResponseFormats(formats) };
+}
+
 /** The tool's own schema plus the optional `response_format` enum. */
 export function withResponseFormatParameter(schema: JSONSchema, formats: ResponseFormats): JSONSchema {
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  const parameter = { type: 'string', enum: Object.keys(formats.options), description: describeResponseFormats(formats) };
-  return { ...schema, type: 'object', properties: { ...properties, [RESPONSE_FORMAT_PARAMETER]: parameter } };
+  return { ...schema, type: 'object', properties: { ...properties, [RESPONSE_FORMAT_PARAMETER]: formatParameter(formats) } };
 }
 
 /** The budget of a call in this format: the tighter of the tool's and the format's. */

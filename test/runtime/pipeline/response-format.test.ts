@@ -137,5 +137,8 @@ describe('response formats in the contract', () => {
         responseFormats: { options: { concise: 'a', detailed: 'b' }, default: 'concise' },
       }),
     ).toThrow(/already has a "response_format" parameter/);
+    // A defined tool spread back into defineTool (to wrap its call) brings its own parameter: fine.
+    const wrapped = defineTool({ ...listTool, call: listTool.call });
+    expect(wrapped.inputJSONSchema).toEqual(listTool.inputJSONSchema);
   });
 });
