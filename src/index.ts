@@ -4,6 +4,7 @@ export {
   ToolError,
   type AnyTool,
   type ContentBlock,
+  type ErrorKind,
   type JSONSchema,
   type PermissionCheck,
   type Tool,

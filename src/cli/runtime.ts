@@ -83,7 +83,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
   const applyPatch = (options.provider ?? flags.provider) === 'openai-responses';
-  for (const tool of builtinTools({ bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure }, applyPatch })) registry.register(tool);
+  for (const tool of builtinTools({ bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure }, applyPatch }))
+    registry.register(tool);
   // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable. It
   // syncs when searched, not on every change: a server registering 2,000 tools one by one would
   // otherwise re-sync the whole pool 2,000 times.

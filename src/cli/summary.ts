@@ -1,5 +1,5 @@
 // One-line summaries of tool calls and their results, for people (never the raw output).
-import type { ToolCallResult } from '../runtime/tool/types.js';
+import type { ErrorKind, ToolCallResult } from '../runtime/tool/types.js';
 import { textBlocks } from '../runtime/agent/history.js';
 
 const MAX_LINE = 100;
@@ -23,10 +23,25 @@ export function callSummary(name: string, input: unknown): string {
   return `${name}(${clip(String(input), MAX_LINE - name.length - 2)})`;
 }
 
+/** The word a summary starts with, per kind: a person tells a refusal from a crash at a glance. */
+const ERROR_LABELS: Record<ErrorKind, string> = {
+  unknown_tool: 'error',
+  invalid_input: 'error',
+  hook_blocked: 'blocked',
+  denied: 'denied',
+  interrupted: 'interrupted',
+  cut_off: 'not run',
+  tool_failed: 'error',
+  result_lost: 'error',
+};
+
 export function resultSummary(result: ToolCallResult): string {
   const seconds = result.durationMs >= 1000 ? ` · ${(result.durationMs / 1000).toFixed(1)}s` : '';
   const text = result.display ?? textBlocks(result.content);
-  if (result.isError) return `error: ${clip(text.split('\n').find((line) => line.trim() !== '') ?? 'failed')}${seconds}`;
+  if (result.isError) {
+    const label = ERROR_LABELS[result.errorKind ?? 'tool_failed'];
+    return `${label}: ${clip(text.split('\n').find((line) => line.trim() !== '') ?? 'failed')}${seconds}`;
+  }
   const images = result.content.filter((block) => block.type === 'image').length;
   const lines = text === '' ? 0 : text.split('\n').length;
   const parts = [lines === 1 ? clip(text, 60) : `${lines} lines`];

@@ -73,6 +73,12 @@ describe('summaries', () => {
     expect(resultSummary({ ...base, isError: true, content: [{ type: 'text', text: '\nNo such file\nmore' }] })).toBe(
       'error: No such file · 1.5s',
     );
+    const denial = [{ type: 'text' as const, text: 'Permission denied for Bash: no' }];
+    expect(resultSummary({ ...base, isError: true, errorKind: 'denied', content: denial })).toBe(
+      'denied: Permission denied for Bash: no · 1.5s',
+    );
+    expect(resultSummary({ ...base, isError: true, errorKind: 'tool_failed', content: denial })).toMatch(/^error: /);
+    expect(resultSummary({ ...base, isError: true, errorKind: 'interrupted', content: denial })).toMatch(/^interrupted: /);
   });
 });
 

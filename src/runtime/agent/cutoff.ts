@@ -4,7 +4,7 @@ import type { ToolCallRequest } from '../pipeline/types.js';
 import type { StopReason } from '../providers/types.js';
 import type { ToolCallResult } from '../tool/types.js';
 import type { AgentStopReason } from './events.js';
-import { syntheticResult } from './history.js';
+import { cutOffContent, syntheticResult } from '../results/errors.js';
 
 /** Whether streamed arguments are one whole JSON value ('' counts: a call with no arguments). */
 export function isCompleteJSON(raw: string): boolean {
@@ -15,14 +15,6 @@ export function isCompleteJSON(raw: string): boolean {
   } catch {
     return false;
   }
-}
-
-export function cutOffCallMessage(name: string): string {
-  return (
-    `Not run: your reply was cut off at the output-token limit while you were writing the arguments of this ${name} call, ` +
-    'so they are incomplete and nothing was run. Send the call again, smaller: e.g. split a large Write into a Write ' +
-    'of the first part followed by Edit calls that add the rest.'
-  );
 }
 
 /** A call whose arguments were not whole JSON when it finished streaming (see releaseHeld). */
@@ -40,7 +32,7 @@ export function releaseHeld(held: readonly HeldCall[], stopReason: StopReason): 
   const run: ToolCallRequest[] = [];
   const cutOff: ToolCallResult[] = [];
   for (const { call, complete } of held) {
-    if (stopReason === 'max_tokens' && !complete) cutOff.push(syntheticResult(call, cutOffCallMessage(call.name)));
+    if (stopReason === 'max_tokens' && !complete) cutOff.push(syntheticResult(call, cutOffContent(call.name)));
     else run.push(call);
   }
   return { run, cutOff };

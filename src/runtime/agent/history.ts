@@ -1,17 +1,11 @@
 // Pure helpers that keep the history valid: every tool_use gets exactly one tool_result.
 import type { ContentBlock, ToolCallResult } from '../tool/types.js';
 import type { AssistantPart, Message, UserPart } from '../providers/types.js';
-import type { ToolCallRequest } from '../pipeline/types.js';
-import { INTERRUPTED } from '../pipeline/execute.js';
+import { interruptedWhileRunning, syntheticResult, type ErrorContent } from '../results/errors.js';
 import type { UserMessage } from './events.js';
 
-export { INTERRUPTED };
-
 type ToolUsePart = Extract<AssistantPart, { type: 'tool_use' }>;
-
-export function syntheticResult(call: { id: string; name: string }, text: string): ToolCallResult {
-  return { toolUseId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: true, durationMs: 0 };
-}
+type ToolResultPart = Extract<UserPart, { type: 'tool_result' }>;
 
 /**
  * One result per call, in call order: a call the scheduler returned nothing for gets `missing`,
@@ -20,24 +14,27 @@ export function syntheticResult(call: { id: string; name: string }, text: string
 export function pairResults(
   calls: readonly { id: string; name: string }[],
   results: readonly ToolCallResult[],
-  missing: string,
+  missing: ErrorContent,
 ): ToolCallResult[] {
   const byId = new Map<string, ToolCallResult>();
   for (const result of results) if (!byId.has(result.toolUseId)) byId.set(result.toolUseId, result);
   return calls.map((call) => byId.get(call.id) ?? syntheticResult(call, missing));
 }
 
-export function toolResultsMessage(results: readonly ToolCallResult[]): UserMessage {
-  return {
-    role: 'user',
-    content: results.map((r) => ({
-      type: 'tool_result',
-      toolUseId: r.toolUseId,
-      toolName: r.toolName,
-      content: r.content,
-      isError: r.isError,
-    })),
+export function toolResultPart(r: ToolCallResult): ToolResultPart {
+  const part: ToolResultPart = {
+    type: 'tool_result',
+    toolUseId: r.toolUseId,
+    toolName: r.toolName,
+    content: r.content,
+    isError: r.isError,
   };
+  if (r.errorKind) part.errorKind = r.errorKind;
+  return part;
+}
+
+export function toolResultsMessage(results: readonly ToolCallResult[]): UserMessage {
+  return { role: 'user', content: results.map(toolResultPart) };
 }
 
 /** Ids must be unique across the history; models (and some local servers) repeat or omit them. */
@@ -50,10 +47,6 @@ export function uniqueCallId(id: string, seen: Set<string>): string {
 
 export function toolUses(message: Message): ToolUsePart[] {
   return message.role === 'assistant' ? message.content.filter((part): part is ToolUsePart => part.type === 'tool_use') : [];
-}
-
-export function callsOf(message: Message): ToolCallRequest[] {
-  return toolUses(message).map((part) => ({ id: part.id, name: part.name, input: part.input }));
 }
 
 /**
@@ -78,17 +71,9 @@ export function repairHistory(messages: readonly Message[]): Message[] {
     const uses = toolUses(message);
     if (uses.length === 0) continue;
     const next = messages[i + 1];
-    const given =
-      next?.role === 'user' ? next.content.filter((p): p is Extract<UserPart, { type: 'tool_result' }> => p.type === 'tool_result') : [];
+    const given = next?.role === 'user' ? next.content.filter((p): p is ToolResultPart => p.type === 'tool_result') : [];
     const paired = uses.map(
-      (use) =>
-        given.find((part) => part.toolUseId === use.id) ?? {
-          type: 'tool_result' as const,
-          toolUseId: use.id,
-          toolName: use.name,
-          content: [{ type: 'text' as const, text: INTERRUPTED }],
-          isError: true,
-        },
+      (use) => given.find((part) => part.toolUseId === use.id) ?? toolResultPart(syntheticResult(use, interruptedWhileRunning())),
     );
     const rest = next?.role === 'user' ? next.content.filter((p) => p.type !== 'tool_result') : [];
     out.push({ role: 'user', content: [...paired, ...rest] });

@@ -3,14 +3,15 @@
 // streamed in, and every tool_use in the history gets exactly one tool_result.
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
-import { messageOf } from '../pipeline/outcome.js';
+import { messageOf } from '../util/message.js';
 import type { HookHandler, HookInput, RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
 import type { AssistantPart, Message, ModelProvider, PromptCache, ReasoningOptions, StopReason, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
+import { interruptedWhileRunning, modelFailedContent } from '../results/errors.js';
 import { runHooks } from '../hooks/run.js';
 import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage, UserMessage } from './events.js';
-import { INTERRUPTED, pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
+import { pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
 import { endOfReply, isCompleteJSON, releaseHeld, type HeldCall } from './cutoff.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { agentSpanAttributes, inSpan, startChatSpan } from '../telemetry/agent-spans.js';
@@ -325,7 +326,7 @@ async function runTurn(
   batch.end();
   const finished = [...(await batch.results), ...cutOff];
   options.signal.removeEventListener('abort', relay);
-  const missing = error !== undefined && !options.signal.aborted ? modelFailed(error) : INTERRUPTED;
+  const missing = error !== undefined && !options.signal.aborted ? modelFailedContent(messageOf(error)) : interruptedWhileRunning();
   return { assistant: { role: 'assistant', content: parts }, results: pairResults(calls, finished, missing), stopReason, usage, error };
 }
 
@@ -386,8 +387,4 @@ export function parseArguments(raw: string): unknown {
   } catch {
     return raw;
   }
-}
-
-function modelFailed(error: unknown): string {
-  return `Not run: the model's reply failed before the turn finished (${messageOf(error)}).`;
 }

@@ -8,18 +8,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { AskUser, ContentBlock, ToolCallResult } from '../tool/types.js';
+import type { AskUser, ContentBlock, ErrorKind, ToolCallResult } from '../tool/types.js';
 import type { AskPermission, RuntimeContext, ToolCallRequest } from '../pipeline/types.js';
 import type { Message } from '../providers/types.js';
 import { declineMessageOf } from '../pipeline/permission.js';
 import { runBatch } from '../scheduler/batch.js';
-import { INTERRUPTED, textBlocks, toolUses } from './history.js';
+import { textBlocks, toolUses } from './history.js';
+import { INTERRUPTED } from '../results/errors.js';
 import type { SessionRecord } from './session-store.js';
 import { recordedMessages } from './session-store.js';
 
 export interface RecordedResult {
   content: ContentBlock[];
   isError: boolean;
+  /** Absent in sessions recorded before results carried a kind. */
+  errorKind?: ErrorKind;
 }
 
 export interface RecordedCall {
@@ -60,7 +63,7 @@ export function recordedTurns(messages: readonly Message[]): RecordedCall[][] {
     turns.push(
       uses.map((use) => {
         const found = results.find((part) => part.type === 'tool_result' && part.toolUseId === use.id);
-        const expected = found?.type === 'tool_result' ? { content: found.content, isError: found.isError } : undefined;
+        const expected = found?.type === 'tool_result' ? recorded(found) : undefined;
         return { call: { id: use.id, name: use.name, input: use.input }, expected };
       }),
     );
@@ -127,28 +130,39 @@ export function restoreFiles(records: readonly SessionRecord[], workspace: strin
   return { restored, missing };
 }
 
-/** What a result means, as far as the comparison goes: success, or the kind of error. */
-function kindOf(result: RecordedResult): string {
+/**
+ * What a result means, as far as the comparison goes: success, or the kind of error. Sessions
+ * recorded before results carried an errorKind tell only an interruption apart, by its text.
+ */
+function kindOf(result: RecordedResult, byErrorKind: boolean): string {
   if (!result.isError) return 'ok';
+  if (byErrorKind) return result.errorKind ?? 'tool_failed';
   return textBlocks(result.content).includes(INTERRUPTED) ? 'interrupted' : 'error';
 }
 
+function recorded(result: RecordedResult): RecordedResult {
+  return { content: result.content, isError: result.isError, ...(result.errorKind ? { errorKind: result.errorKind } : {}) };
+}
+
 export function compareCall(call: ToolCallRequest, expected: RecordedResult | undefined, actual: ToolCallResult): CallComparison {
-  const actualResult = { content: actual.content, isError: actual.isError };
+  const actualResult = recorded(actual);
   const base = { toolUseId: call.id, toolName: call.name, expected, actual: actualResult };
   if (!expected) return { ...base, status: 'unrecorded' };
-  const before = resultText(expected);
-  const after = resultText(actualResult);
+  // Kinds are compared when the recording has them: a denial that became a crash differs even if the texts match.
+  const withKind = expected.errorKind !== undefined;
+  const before = resultText(expected, withKind);
+  const after = resultText(actualResult, withKind);
   if (before === after) return { ...base, status: 'same' };
   const diff = createTwoFilesPatch('recorded', 'replayed', before, after, undefined, undefined, { context: 2 });
   // An error of the same kind is the same outcome told in other words (a denial from no terminal
   // and from a recorded answer); a successful result whose text changed is a real difference.
-  const sameMeaning = expected.isError && kindOf(expected) === kindOf(actualResult);
+  const sameMeaning = expected.isError && kindOf(expected, withKind) === kindOf(actualResult, withKind);
   return { ...base, status: sameMeaning ? 'wording' : 'differs', diff };
 }
 
-function resultText(result: RecordedResult): string {
-  return `${result.isError ? '[error]\n' : ''}${textBlocks(result.content)}\n`;
+function resultText(result: RecordedResult, withKind: boolean): string {
+  const head = !result.isError ? '' : withKind ? `[error: ${result.errorKind ?? 'no kind'}]\n` : '[error]\n';
+  return `${head}${textBlocks(result.content)}\n`;
 }
 
 /** Calls the person interrupted are interrupted again after this long at most (a `sleep 30` must not run 30 s). */
@@ -156,7 +170,9 @@ export const MAX_INTERRUPT_WAIT_MS = 2000;
 
 /** How long the batch of a recorded turn may run when one of its calls was interrupted. */
 function interruptAfter(turn: readonly RecordedCall[], records: readonly SessionRecord[]): number | undefined {
-  const interrupted = turn.filter((entry) => entry.expected && kindOf(entry.expected) === 'interrupted');
+  const interrupted = turn.filter(
+    (entry) => entry.expected && kindOf(entry.expected, entry.expected.errorKind !== undefined) === 'interrupted',
+  );
   if (interrupted.length === 0) return undefined;
   const ids = new Set(interrupted.map((entry) => entry.call.id));
   const durations = records.flatMap((record) => (record.type === 'tool_end' && ids.has(record.toolUseId) ? [record.durationMs] : []));

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PermissionDecision } from '../pipeline/types.js';
 import type { Message } from '../providers/types.js';
+import type { ErrorKind } from '../tool/types.js';
 import type { AgentEvent } from './events.js';
 
 export const SESSION_FORMAT_VERSION = 1;
@@ -14,7 +15,15 @@ export type SessionRecord =
   | { type: 'message'; message: Message }
   /** The history was rewritten (old results cleared, older turns compacted): it continues from `messages`. */
   | { type: 'history'; reason: 'cleared' | 'compacted'; messages: Message[] }
-  | { type: 'tool_end'; toolUseId: string; toolName: string; isError: boolean; durationMs: number; display?: string }
+  | {
+      type: 'tool_end';
+      toolUseId: string;
+      toolName: string;
+      isError: boolean;
+      errorKind?: ErrorKind;
+      durationMs: number;
+      display?: string;
+    }
   | { type: 'permission'; toolUseId: string; toolName: string; decision: PermissionDecision; by: 'policy' | 'user' | 'hook' | 'no-tty' }
   /**
    * A file as it was before the first call that touched it (for replay): its content within the
@@ -117,6 +126,7 @@ export function recordFor(event: AgentEvent): SessionRecord | undefined {
         toolUseId: event.toolUseId,
         toolName: event.toolName,
         isError: event.result.isError,
+        ...(event.result.errorKind ? { errorKind: event.result.errorKind } : {}),
         durationMs: event.result.durationMs,
         display: event.result.display,
       };

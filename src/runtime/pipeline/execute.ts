@@ -1,26 +1,25 @@
 // The execute and finalize phases of one call: call → map result → budget → PostToolUse hooks.
-import { ToolError, type ToolCallResult, type ToolResultContent } from '../tool/types.js';
-import { runHooks } from '../hooks/run.js';
+import { ToolError, type ErrorKind, type ToolCallResult, type ToolResultContent } from '../tool/types.js';
 import { applyBudget } from '../results/budget.js';
 import { formatBudget } from '../tool/response-format.js';
+import { errorContent, interruptedWhileRunning, type ErrorContent } from '../results/errors.js';
+import { runHooks } from '../hooks/run.js';
 import type { RuntimeContext } from './types.js';
 import type { PreparedCall, ReadyCall } from './prepare.js';
-import { errorContent, messageOf } from './outcome.js';
+import { messageOf } from '../util/message.js';
 import { reportHooks } from './hook-outcome.js';
 
 /** What running a ready call produced, before mapping. */
-export type Execution = { ok: true; output: unknown } | { ok: false; result: ToolResultContent };
-
-export const INTERRUPTED = 'Interrupted by the user: this call was stopped before it finished. Its effects, if any, may be partial.';
+export type Execution = { ok: true; output: unknown } | { ok: false; result: ErrorContent };
 
 export async function executeCall(call: ReadyCall): Promise<Execution> {
   try {
-    const output = await call.tool.call(call.input, call.ctx);
+    const output = await call.tool.call(call.input, call.toolContext);
     return { ok: true, output };
   } catch (error) {
-    if (call.ctx.signal.aborted) return { ok: false, result: errorContent(INTERRUPTED) };
-    if (error instanceof ToolError) return { ok: false, result: errorContent(error.message) };
-    return { ok: false, result: errorContent(`${call.tool.name} failed: ${messageOf(error)}`) };
+    if (call.toolContext.signal.aborted) return { ok: false, result: interruptedWhileRunning() };
+    if (error instanceof ToolError) return { ok: false, result: errorContent('tool_failed', error.message) };
+    return { ok: false, result: errorContent('tool_failed', `${call.tool.name} failed: ${messageOf(error)}`) };
   }
 }
 
@@ -34,11 +33,16 @@ export async function finalizeCall(
   const { request } = prepared;
   const toolName = prepared.tool?.name ?? request.name;
   let content: ToolResultContent;
+  // The kind of an error the runtime wrote; an error result of the tool's own is tool_failed.
+  let errorKind: ErrorKind | undefined;
   let display: string | undefined;
   if (prepared.kind === 'settled') {
     content = prepared.result;
+    errorKind = prepared.result.errorKind;
   } else if (!execution?.ok) {
-    content = execution?.result ?? errorContent(INTERRUPTED);
+    const failed = execution?.result ?? interruptedWhileRunning();
+    content = failed;
+    errorKind = failed.errorKind;
   } else {
     try {
       const { tool, format } = prepared;
@@ -50,19 +54,25 @@ export async function finalizeCall(
         rt.emit?.({ type: 'result_budgeted', toolUseId: request.id, toolName, ...spill }),
       );
     } catch (error) {
-      content = errorContent(`${toolName} ran, but its result could not be prepared for you (${messageOf(error)}).`);
+      content = errorContent('tool_failed', `${toolName} ran, but its result could not be prepared for you (${messageOf(error)}).`);
     }
   }
-  if (prepared.kind === 'ready') content = await postHooks(prepared, content, rt, signal);
+  if (prepared.kind === 'ready') {
+    const before = content;
+    content = await postHooks(prepared, content, rt, signal);
+    if (content.isError && !before.isError) errorKind = 'hook_blocked';
+  }
   const notes = prepared.kind === 'ready' ? prepared.notes : [];
   if (notes.length > 0) {
     content = { ...content, content: [...content.content, { type: 'text', text: `[wield: ${notes.join('; ')}]` }] };
   }
+  const isError = content.isError === true;
   const result: ToolCallResult = {
     toolUseId: request.id,
     toolName,
     content: content.content.length > 0 ? content.content : [{ type: 'text', text: '(no output)' }],
-    isError: content.isError === true,
+    isError,
+    ...(isError ? { errorKind: errorKind ?? 'tool_failed' } : {}),
     structured: content.structured,
     display,
     durationMs: performance.now() - prepared.startedAt,
@@ -72,7 +82,7 @@ export async function finalizeCall(
 }
 
 async function postHooks(call: ReadyCall, content: ToolResultContent, rt: RuntimeContext, signal: AbortSignal): Promise<ToolResultContent> {
-  const extra = [...call.context];
+  const extra = [...call.hookContext];
   if (rt.hooks && rt.hooks.length > 0) {
     const hooks = await runHooks(
       rt.hooks,

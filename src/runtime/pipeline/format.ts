@@ -19,6 +19,7 @@ export function takeResponseFormat(tool: AnyTool, input: ToolInput): StageResult
   if (format === undefined || format === null) return { ok: true, value: { input: rest } };
   if (typeof format !== 'string' || !names.includes(format)) {
     return fail(
+      'invalid_input',
       `Invalid input for ${tool.name}: "${RESPONSE_FORMAT_PARAMETER}" must be one of ${names.map((n) => `"${n}"`).join(', ')} ` +
         `(got ${preview(format)}). Leave it out for "${formats.default}".`,
     );

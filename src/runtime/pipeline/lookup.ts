@@ -5,7 +5,7 @@ import { fail, type StageResult } from './outcome.js';
 
 export async function lookupTool(name: unknown, rt: RuntimeContext, signal: AbortSignal): Promise<StageResult<AnyTool>> {
   if (typeof name !== 'string' || name.trim() === '') {
-    return fail(`Tool call has no tool name. Call one of: ${rt.toolNames().slice(0, 20).join(', ')}.`);
+    return fail('unknown_tool', `Tool call has no tool name. Call one of: ${rt.toolNames().slice(0, 20).join(', ')}.`);
   }
   const exact = rt.resolveTool(name) ?? (await rt.waitForTool?.(name, signal));
   if (exact) return { ok: true, value: exact };
@@ -17,10 +17,10 @@ export async function lookupTool(name: unknown, rt: RuntimeContext, signal: Abor
     if (tool) return { ok: true, value: tool, notes: [`tool name "${name}" taken as "${tool.name}"`] };
   }
   const missing = rt.explainMissing?.(name);
-  if (missing) return fail(missing);
+  if (missing) return fail('denied', missing);
   const close = closestNames(name, rt.toolNames(), 3);
   const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `"${n}"`).join(' or ')}?` : '';
-  return fail(`No tool named "${name.slice(0, 100)}".${hint} Use one of the tools listed in your tool definitions.`);
+  return fail('unknown_tool', `No tool named "${name.slice(0, 100)}".${hint} Use one of the tools listed in your tool definitions.`);
 }
 
 /** Names ranked by edit distance (and substring containment), close ones only. */

@@ -1,25 +1,12 @@
-// How a stage reports: a value that either carries on or ends the call with a result.
-import type { ToolResultContent } from '../tool/types.js';
+// How a stage reports: a value that either carries on or ends the call with an error result.
+import type { ErrorKind } from '../tool/types.js';
+import { errorContent, type ErrorContent } from '../results/errors.js';
 
-export type StageResult<T> = { ok: true; value: T; notes?: string[] } | { ok: false; error: ToolResultContent };
+export type StageFailure = { ok: false; error: ErrorContent };
+export type StageResult<T> = { ok: true; value: T; notes?: string[] } | StageFailure;
 
-export function fail(message: string): { ok: false; error: ToolResultContent } {
-  return { ok: false, error: errorContent(message) };
-}
-
-export function errorContent(message: string): ToolResultContent {
-  return { content: [{ type: 'text', text: message }], isError: true };
-}
-
-/** A readable message for anything thrown, without stack traces. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
+export function fail(kind: ErrorKind, message: string): StageFailure {
+  return { ok: false, error: errorContent(kind, message) };
 }
 
 /** A short, safe preview of a value for error messages. */

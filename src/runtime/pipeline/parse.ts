@@ -2,7 +2,8 @@
 // scalar types where the schema asks for them; every repair is reported back to the model.
 import { jsonrepair } from 'jsonrepair';
 import type { JSONSchema } from '../tool/types.js';
-import { fail, messageOf, typeName, type StageResult } from './outcome.js';
+import { fail, typeName, type StageResult } from './outcome.js';
+import { messageOf } from '../util/message.js';
 
 /** Repairing megabytes of garbage is slow and never what the model meant. */
 const MAX_REPAIR_CHARS = 200_000;
@@ -31,6 +32,7 @@ export function parseArguments(raw: unknown, schema: JSONSchema): StageResult<To
   }
   if (!isPlainObject(value)) {
     return fail(
+      'invalid_input',
       `Tool arguments must be a JSON object like {"name": value, ...}, but got ${typeName(value)}. ` +
         `Send the parameters as an object matching the tool's input schema.`,
     );
@@ -44,13 +46,14 @@ function parseJSONText(text: string, schema: JSONSchema): StageResult<unknown> {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     if (text.length > MAX_REPAIR_CHARS) {
-      return fail(`Tool arguments are not valid JSON (${messageOf(error)}). Send a JSON object.`);
+      return fail('invalid_input', `Tool arguments are not valid JSON (${messageOf(error)}). Send a JSON object.`);
     }
     try {
       const repaired = JSON.parse(jsonrepair(text));
       return { ok: true, value: repaired, notes: ['the arguments were not valid JSON and were repaired'] };
     } catch {
       return fail(
+        'invalid_input',
         `Tool arguments are not valid JSON (${messageOf(error)}) and could not be repaired. ` +
           `Send one JSON object with this tool's parameters, e.g. ${exampleArguments(schema)}.`,
       );

@@ -2,10 +2,12 @@
 // hooks); "ask" goes to PermissionRequest hooks, then a person; with nobody to ask it is a deny.
 // A PermissionRequest hook's allow may rewrite the input: the rewrite is validated and decided
 // again (hard blocks, deny rules), so a hook cannot smuggle in what the rules refuse.
-import type { AnyTool, PermissionCheck, ToolContext, ToolResultContent } from '../tool/types.js';
+import type { AnyTool, PermissionCheck, ToolContext } from '../tool/types.js';
 import { runHooks } from '../hooks/run.js';
 import type { PermissionDecision, RuntimeContext, ToolEvent } from './types.js';
-import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
+import { errorContent, type ErrorContent } from '../results/errors.js';
+import { fail, type StageResult } from './outcome.js';
+import { messageOf } from '../util/message.js';
 import { reportHooks } from './hook-outcome.js';
 import type { ToolInput } from './parse.js';
 
@@ -37,7 +39,7 @@ export async function decidePermission(request: PermissionInput, rt: RuntimeCont
   try {
     toolCheck = await tool.checkPermissions(input, request.ctx);
   } catch (error) {
-    return fail(`${tool.name}: its permission check failed (${messageOf(error)}); the call was not run.`);
+    return fail('tool_failed', `${tool.name}: its permission check failed (${messageOf(error)}); the call was not run.`);
   }
   if (toolCheck.updatedInput) input = toolCheck.updatedInput;
 
@@ -45,7 +47,7 @@ export async function decidePermission(request: PermissionInput, rt: RuntimeCont
   try {
     decision = await rt.policy.decide({ tool, input, toolCheck, hookDecision: request.hookDecision, session: rt.session });
   } catch (error) {
-    return fail(`${tool.name}: the permission policy failed (${messageOf(error)}); the call was not run.`);
+    return fail('denied', `${tool.name}: the permission policy failed (${messageOf(error)}); the call was not run.`);
   }
   if (decision.updatedInput) input = decision.updatedInput;
 
@@ -71,7 +73,7 @@ export async function decidePermission(request: PermissionInput, rt: RuntimeCont
     request.ctx.allowedBy = asked ? undefined : decision.allowedBy;
     return { ok: true, value: input };
   }
-  return fail(denialMessage(tool.name, decision));
+  return fail('denied', denialMessage(tool.name, decision));
 }
 
 /**
@@ -82,9 +84,9 @@ async function checkRewrite(
   request: PermissionInput,
   raw: ToolInput,
   rt: RuntimeContext,
-): Promise<{ ok: true; value: ToolInput } | { ok: false; error: ToolResultContent; decision: PermissionDecision }> {
+): Promise<{ ok: true; value: ToolInput } | { ok: false; error: ErrorContent; decision: PermissionDecision }> {
   const { tool } = request;
-  const refuse = (reason: string, error: ToolResultContent) => ({
+  const refuse = (reason: string, error: ErrorContent) => ({
     ok: false as const,
     error,
     decision: { behavior: 'deny' as const, reason },
@@ -93,7 +95,7 @@ async function checkRewrite(
   if (!checked.ok) {
     const why = checked.error.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
     const reason = `${REWRITTEN} is invalid`;
-    return refuse(reason, errorContent(`${tool.name}: ${reason}; the call was not run.\n${why}`));
+    return refuse(reason, errorContent('denied', `${tool.name}: ${reason}; the call was not run.\n${why}`));
   }
   let input = checked.value;
   let decision: PermissionDecision;
@@ -103,11 +105,11 @@ async function checkRewrite(
     decision = await rt.policy.decide({ tool, input, toolCheck, hookDecision: request.hookDecision, session: rt.session });
   } catch (error) {
     const reason = `the permission check of ${REWRITTEN} failed (${messageOf(error)})`;
-    return refuse(reason, errorContent(`${tool.name}: ${reason}; the call was not run.`));
+    return refuse(reason, errorContent('denied', `${tool.name}: ${reason}; the call was not run.`));
   }
   if (decision.behavior === 'deny') {
     const denied = { ...decision, reason: `${REWRITTEN} is refused: ${decision.reason}`, suggestions: undefined };
-    return { ok: false, error: errorContent(denialMessage(tool.name, denied)), decision: denied };
+    return { ok: false, error: errorContent('denied', denialMessage(tool.name, denied)), decision: denied };
   }
   return { ok: true, value: decision.updatedInput ?? input };
 }

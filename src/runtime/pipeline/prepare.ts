@@ -1,6 +1,7 @@
 // The prepare phase of one call: lookup → parse → validate → validateInput → PreToolUse hooks
 // → permission. Runs one call at a time, in the model's order, so prompts never interleave.
-import type { AnyTool, ToolContext, ToolResultContent } from '../tool/types.js';
+import type { AnyTool, ToolContext } from '../tool/types.js';
+import { errorContent, interruptedBeforeRun, type ErrorContent } from '../results/errors.js';
 import { runHooks } from '../hooks/run.js';
 import type { RuntimeContext, ToolCallRequest } from './types.js';
 import { lookupTool } from './lookup.js';
@@ -8,7 +9,8 @@ import { parseArguments, type ToolInput } from './parse.js';
 import { validateArguments } from './validate.js';
 import { decidePermission } from './permission.js';
 import { reportHooks } from './hook-outcome.js';
-import { errorContent, fail, messageOf, type StageResult } from './outcome.js';
+import { fail, type StageResult } from './outcome.js';
+import { messageOf } from '../util/message.js';
 import { checkFreeform, FREEFORM_PARAMETER } from '../tool/freeform.js';
 import { inputWithFormat, takeResponseFormat, type FormattedInput } from './format.js';
 
@@ -19,10 +21,11 @@ export interface ReadyCall {
   input: ToolInput;
   /** The response format for toModel: the model's choice or the tool's default; undefined for tools without formats. */
   format?: string;
-  ctx: ToolContext;
-  /** Repairs made to the arguments and hook context, told to the model with the result. */
+  toolContext: ToolContext;
+  /** Repairs made to the arguments, told to the model with the result. */
   notes: string[];
-  context: string[];
+  /** Context PreToolUse hooks added, given to the model with the result. */
+  hookContext: string[];
   startedAt: number;
 }
 
@@ -30,7 +33,8 @@ export interface SettledCall {
   kind: 'settled';
   request: ToolCallRequest;
   tool?: AnyTool;
-  result: ToolResultContent;
+  /** Why the call ended before it ran. */
+  result: ErrorContent;
   startedAt: number;
 }
 
@@ -48,8 +52,8 @@ export function makeContext(request: ToolCallRequest, rt: RuntimeContext, signal
 
 export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, signal: AbortSignal): Promise<PreparedCall> {
   const startedAt = performance.now();
-  const settle = (result: ToolResultContent, tool?: AnyTool): SettledCall => ({ kind: 'settled', request, tool, result, startedAt });
-  if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'));
+  const settle = (result: ErrorContent, tool?: AnyTool): SettledCall => ({ kind: 'settled', request, tool, result, startedAt });
+  if (signal.aborted) return settle(interruptedBeforeRun());
   const found = await lookupTool(request.name, rt, signal);
   if (!found.ok) return settle(found.error);
   const tool = found.value;
@@ -74,9 +78,12 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
       signal,
     );
     reportHooks(rt, request.id, tool.name, 'PreToolUse', hooks);
-    if (hooks.block) return settle(errorContent(`Blocked by a PreToolUse hook: ${hooks.block.reason}`), tool);
+    if (hooks.block) return settle(errorContent('hook_blocked', `Blocked by a PreToolUse hook: ${hooks.block.reason}`), tool);
     if (hooks.permissionDecision === 'deny') {
-      return settle(errorContent(`Denied by a PreToolUse hook: ${hooks.permissionDecisionReason ?? 'no reason given'}`), tool);
+      return settle(
+        errorContent('hook_blocked', `Denied by a PreToolUse hook: ${hooks.permissionDecisionReason ?? 'no reason given'}`),
+        tool,
+      );
     }
     if (hooks.updatedInput) {
       // A rewritten input is validated and checked again like the original.
@@ -100,14 +107,14 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
       rt,
     );
     if (!permitted.ok) return settle(permitted.error, tool);
-    if (signal.aborted) return settle(errorContent('Interrupted by the user before this call ran.'), tool);
-    const context = hooks.additionalContext ? [hooks.additionalContext] : [];
+    if (signal.aborted) return settle(interruptedBeforeRun(), tool);
+    const hookContext = hooks.additionalContext ? [hooks.additionalContext] : [];
     format ??= tool.responseFormats?.default;
     const readyCtx = format === undefined ? ctx : { ...ctx, responseFormat: format };
-    return { kind: 'ready', request, tool, input: permitted.value, format, ctx: readyCtx, notes, context, startedAt };
+    return { kind: 'ready', request, tool, input: permitted.value, format, toolContext: readyCtx, notes, hookContext, startedAt };
   } catch (error) {
     // Stages return values; this only catches a bug in a stage or a hook implementation.
-    return settle(errorContent(`${tool.name}: the call could not be prepared (${messageOf(error)}).`), tool);
+    return settle(errorContent('tool_failed', `${tool.name}: the call could not be prepared (${messageOf(error)}).`), tool);
   }
 }
 
@@ -132,13 +139,13 @@ async function checkFormattedInput(tool: AnyTool, raw: unknown, ctx: ToolContext
   const checked = { ok: true as const, value: { input: valid.value, format: formatted.value.format } };
   if (tool.freeform) {
     const grammar = checkFreeform(tool.name, tool.freeform, String(valid.value[FREEFORM_PARAMETER]));
-    if (!grammar.ok) return fail(grammar.message);
+    if (!grammar.ok) return fail('invalid_input', grammar.message);
   }
   if (!tool.validateInput) return checked;
   try {
     const verdict = await tool.validateInput(valid.value, ctx);
-    return verdict.ok ? checked : fail(verdict.message);
+    return verdict.ok ? checked : fail('invalid_input', verdict.message);
   } catch (error) {
-    return fail(`${tool.name}: input check failed (${messageOf(error)}).`);
+    return fail('tool_failed', `${tool.name}: input check failed (${messageOf(error)}).`);
   }
 }

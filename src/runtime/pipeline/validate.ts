@@ -3,7 +3,8 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AnyTool, JSONSchema } from '../tool/types.js';
-import { fail, messageOf, preview, typeName, type StageResult } from './outcome.js';
+import { fail, preview, typeName, type StageResult } from './outcome.js';
+import { messageOf } from '../util/message.js';
 import type { ToolInput } from './parse.js';
 
 /** Validation errors beyond this many are summarised; the model fixes the first ones first. */
@@ -45,7 +46,7 @@ async function validateStandard(tool: AnyTool, input: ToolInput): Promise<StageR
   try {
     result = await schema['~standard'].validate(input);
   } catch (error) {
-    return fail(`${tool.name}: the input could not be validated (${messageOf(error)}).`);
+    return fail('tool_failed', `${tool.name}: the input could not be validated (${messageOf(error)}).`);
   }
   if (!result.issues) return { ok: true, value: result.value };
   const lines = result.issues.map((issue) => {
@@ -59,6 +60,7 @@ async function validateJSONSchema(tool: AnyTool, input: ToolInput): Promise<Stag
   const validate = compile(ajv ?? (await loadAjv()), tool.inputJSONSchema);
   if (validate instanceof Error) {
     return fail(
+      'tool_failed',
       `${tool.name} cannot be called: its input schema is invalid (${validate.message}). This is a problem of the tool, not of your call.`,
     );
   }
@@ -86,6 +88,7 @@ function invalid(tool: AnyTool, lines: string[]): StageResult<ToolInput> {
   const required = (tool.inputJSONSchema.required ?? []) as string[];
   const signature = expected.map((key) => (required.includes(key) ? key : `${key}?`)).join(', ');
   return fail(
+    'invalid_input',
     `Invalid input for ${tool.name}:\n${shown.map((line) => `- ${line}`).join('\n')}${more}\n` +
       `Expected parameters: {${signature}}. Fix these and call again.`,
   );

@@ -1,6 +1,6 @@
 // The provider-neutral conversation and the streaming interface every provider implements.
 // Providers only translate: tool specs and messages in, stream events out.
-import type { ContentBlock, JSONSchema } from '../tool/types.js';
+import type { ContentBlock, ErrorKind, JSONSchema } from '../tool/types.js';
 import type { CacheTtl } from '../context/breakpoints.js';
 
 export type ProviderName = 'anthropic' | 'openai' | 'openai-responses';
@@ -17,7 +17,7 @@ export interface ToolSpec {
 
 export type UserPart =
   | ContentBlock
-  | { type: 'tool_result'; toolUseId: string; toolName: string; content: ContentBlock[]; isError: boolean };
+  | { type: 'tool_result'; toolUseId: string; toolName: string; content: ContentBlock[]; isError: boolean; errorKind?: ErrorKind };
 
 /**
  * Anthropic extended thinking, kept verbatim: the API wants the blocks (with their signatures)

@@ -4,8 +4,9 @@
 import type { ToolCallResult } from '../tool/types.js';
 import type { RuntimeContext, ToolCallRequest } from '../pipeline/types.js';
 import { prepareCall, type PreparedCall, type ReadyCall } from '../pipeline/prepare.js';
-import { executeCall, finalizeCall, INTERRUPTED, type Execution } from '../pipeline/execute.js';
-import { errorContent, messageOf } from '../pipeline/outcome.js';
+import { executeCall, finalizeCall, type Execution } from '../pipeline/execute.js';
+import { messageOf } from '../util/message.js';
+import { interruptedBeforeRun, interruptedWhileRunning, resultLostContent, syntheticResult } from '../results/errors.js';
 import { forCallPath } from '../pipeline/runtime.js';
 import { ExecutionOrder } from './order.js';
 
@@ -36,7 +37,7 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
   // The batch's only listener on the caller's signal; removed when the batch is done, so a
   // signal shared by many batches (a session's) does not collect one per batch.
   const onAbort = () => {
-    for (const interrupt of interruptors) interrupt({ ok: false, result: errorContent(INTERRUPTED) });
+    for (const interrupt of interruptors) interrupt({ ok: false, result: interruptedWhileRunning() });
     interruptors.clear();
   };
   signal.addEventListener('abort', onAbort, { once: true });
@@ -45,12 +46,12 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
   const results = new Promise<ToolCallResult[]>((resolve) => (resolveResults = resolve));
 
   async function runOne(call: ReadyCall): Promise<Execution> {
-    if (signal.aborted) return { ok: false, result: errorContent('Interrupted by the user before this call ran.') };
+    if (signal.aborted) return { ok: false, result: interruptedBeforeRun() };
     // Each execution gets its own signal, so the listeners a tool adds (a Bash process, a fetch)
     // sit on it rather than on the batch's: a dozen parallel calls would otherwise trip Node's
     // MaxListenersExceededWarning on one signal. The batch's one listener relays the abort.
     const own = new AbortController();
-    const run = { ...call, ctx: { ...call.ctx, signal: own.signal } };
+    const run = { ...call, toolContext: { ...call.toolContext, signal: own.signal } };
     // A blocking tool finishes what it started even when the batch is aborted: its signal never fires.
     if (call.tool.interruptBehavior() === 'block') return executeCall(run);
     let interrupt: (execution: Execution) => void = () => undefined;
@@ -81,13 +82,7 @@ export function createBatch(runtime: RuntimeContext, options: BatchOptions): Bat
         committed[index] = await finalizeCall(call, execution, rt, signal);
       } catch (error) {
         // finalizeCall returns values; this guards the one-result-per-call promise against bugs.
-        committed[index] = {
-          toolUseId: request.id,
-          toolName: request.name,
-          content: [{ type: 'text', text: `The result of this call was lost to an internal error (${messageOf(error)}).` }],
-          isError: true,
-          durationMs: 0,
-        };
+        committed[index] = syntheticResult(request, resultLostContent(messageOf(error)));
       }
     });
   }

@@ -20,7 +20,7 @@ export function isConcurrencySafeCall(tool: AnyTool, input: Record<string, unkno
 /** The resource a call mutates (Tool.writeKey), or undefined when it names none or its check throws. */
 export function writeKeyOf(call: ReadyCall): string | undefined {
   try {
-    return call.tool.writeKey?.(call.input, { cwd: call.ctx.session.cwd });
+    return call.tool.writeKey?.(call.input, { cwd: call.toolContext.session.cwd });
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 // The Tool contract: one object that answers, for the model and for the runtime, everything
-// the pipeline needs to know about a tool. See DESIGN.md "The Tool contract".
+// the pipeline needs to know about a tool. See docs/architecture.md "Contracts".
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 
 export type JSONSchema = Record<string, unknown>;
@@ -20,12 +20,41 @@ export interface ToolResultContent {
   structured?: unknown;
 }
 
+/**
+ * Why a call ended in an error, for programs (UIs, tests, replay) to switch on; the text is for
+ * the model. Set on every result with isError, never on others. The stage that ends a call names it:
+ * - `unknown_tool`: no tool has the name (lookup).
+ * - `invalid_input`: the arguments do not parse, fit the schema or pass the tool's validateInput.
+ * - `hook_blocked`: a PreToolUse hook blocked or denied the call, or a PostToolUse hook replaced
+ *   the result with an error.
+ * - `denied`: the permission decision refused it (rules, mode, a PermissionRequest hook, the
+ *   person, or nobody to ask).
+ * - `interrupted`: the run was stopped (the user aborted, or the model's reply failed mid-turn)
+ *   before the call started or while it ran.
+ * - `cut_off`: the model's reply hit its output-token limit while writing the call's arguments;
+ *   nothing ran.
+ * - `tool_failed`: the tool ran and failed (threw, or returned an error result), or code around
+ *   it did (its permission check, its result mapping, a hook implementation).
+ * - `result_lost`: an internal error lost the result; whether the call ran is unknown.
+ */
+export type ErrorKind =
+  | 'unknown_tool'
+  | 'invalid_input'
+  | 'hook_blocked'
+  | 'denied'
+  | 'interrupted'
+  | 'cut_off'
+  | 'tool_failed'
+  | 'result_lost';
+
 /** What the model sees, after budgets and hooks. Exactly one per tool call. */
 export interface ToolCallResult {
   toolUseId: string;
   toolName: string;
   content: ContentBlock[];
   isError: boolean;
+  /** Present exactly when isError is true. */
+  errorKind?: ErrorKind;
   structured?: unknown;
   /** What a person sees (Tool.toDisplay), when the tool provides it. */
   display?: string;

@@ -2,9 +2,13 @@
 // run does not end as a finished answer.
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../../src/runtime/agent/loop.js';
-import { cutOffCallMessage, endOfReply, isCompleteJSON, releaseHeld } from '../../../src/runtime/agent/cutoff.js';
+import { endOfReply, isCompleteJSON, releaseHeld } from '../../../src/runtime/agent/cutoff.js';
+import { cutOffContent } from '../../../src/runtime/results/errors.js';
+import { textBlocks } from '../../../src/runtime/agent/history.js';
 import type { Message, StopReason } from '../../../src/runtime/providers/types.js';
 import { callTools, expectPaired, harness, noteTool, prompt, reply, runScripted, scriptedProvider, type ScriptedTurn } from './scripted.js';
+
+const cutOffCallMessage = (name: string): string => textBlocks(cutOffContent(name).content);
 
 function results(messages: readonly Message[]) {
   return messages.flatMap((m) => (m.role === 'user' ? m.content.filter((p) => p.type === 'tool_result') : [])) as {
@@ -45,6 +49,7 @@ describe('cut-off decisions', () => {
         toolUseId: 'a',
         toolName: 'Write',
         isError: true,
+        errorKind: 'cut_off',
         content: [{ type: 'text', text: cutOffCallMessage('Write') }],
       }),
     ]);
@@ -102,7 +107,7 @@ describe('runAgent with replies that stop short', () => {
     const [whole, cut] = results(result.messages);
     expect(whole).toMatchObject({ toolUseId: 'whole', isError: false });
     expect(textOf(whole)).toBe('noted first');
-    expect(cut).toMatchObject({ toolUseId: 'cut', isError: true });
+    expect(cut).toMatchObject({ toolUseId: 'cut', isError: true, errorKind: 'cut_off' });
     expect(textOf(cut)).toBe(cutOffCallMessage('Note'));
     // Only the whole call reached the pipeline.
     expect(events.filter((e) => e.type === 'tool_start').map((e) => (e as { toolUseId: string }).toolUseId)).toEqual(['whole']);

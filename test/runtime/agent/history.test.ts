@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { pairResults, repairHistory, syntheticResult, uniqueCallId } from '../../../src/runtime/agent/history.js';
+import { pairResults, repairHistory, uniqueCallId } from '../../../src/runtime/agent/history.js';
+import { errorContent, syntheticResult } from '../../../src/runtime/results/errors.js';
 import type { Message } from '../../../src/runtime/providers/types.js';
 import { expectPaired } from './scripted.js';
 
@@ -56,15 +57,15 @@ describe('pairResults / uniqueCallId', () => {
     const out = pairResults(
       calls,
       [
-        syntheticResult({ id: 'z', name: 'Z' }, 'stray'),
-        syntheticResult({ id: 'b', name: 'B' }, 'B1'),
-        syntheticResult({ id: 'b', name: 'B' }, 'B2'),
+        syntheticResult({ id: 'z', name: 'Z' }, errorContent('tool_failed', 'stray')),
+        syntheticResult({ id: 'b', name: 'B' }, errorContent('tool_failed', 'B1')),
+        syntheticResult({ id: 'b', name: 'B' }, errorContent('tool_failed', 'B2')),
       ],
-      'missing',
+      errorContent('interrupted', 'missing'),
     );
-    expect(out.map((r) => [r.toolUseId, r.content[0]])).toEqual([
-      ['a', { type: 'text', text: 'missing' }],
-      ['b', { type: 'text', text: 'B1' }],
+    expect(out.map((r) => [r.toolUseId, r.content[0], r.errorKind])).toEqual([
+      ['a', { type: 'text', text: 'missing' }, 'interrupted'],
+      ['b', { type: 'text', text: 'B1' }, 'tool_failed'],
     ]);
   });
 

@@ -61,6 +61,16 @@ describe('replay helpers', () => {
     expect(differs.status).toBe('differs');
     expect(differs.diff).toContain('+[error]');
     expect(compareCall(call, undefined, { ...base, content: [], isError: false }).status).toBe('unrecorded');
+    // The same text with another kind differs when the recording has kinds; older recordings compare text only.
+    const text = [{ type: 'text' as const, text: 'no' }];
+    const denied = { content: text, isError: true, errorKind: 'denied' as const };
+    const crashed = compareCall(call, denied, { ...base, content: text, isError: true, errorKind: 'tool_failed' });
+    expect(crashed.status).toBe('differs');
+    expect(crashed.diff).toContain('+[error: tool_failed]');
+    expect(compareCall(call, denied, { ...base, content: text, isError: true, errorKind: 'denied' }).status).toBe('same');
+    expect(compareCall(call, { content: text, isError: true }, { ...base, content: text, isError: true, errorKind: 'denied' }).status).toBe(
+      'same',
+    );
   });
 
   it("gives every recorded decision again where today's policy asks, and declines prompts never answered", async () => {
