@@ -23,23 +23,14 @@ export function callSummary(name: string, input: unknown): string {
   return `${name}(${clip(String(input), MAX_LINE - name.length - 2)})`;
 }
 
-/** The word a summary starts with, per kind: a person tells a refusal from a crash at a glance. */
-const ERROR_LABELS: Record<ErrorKind, string> = {
-  unknown_tool: 'error',
-  invalid_input: 'error',
-  hook_blocked: 'blocked',
-  denied: 'denied',
-  interrupted: 'interrupted',
-  cut_off: 'not run',
-  tool_failed: 'error',
-  result_lost: 'error',
-};
+/** Kinds a summary names after "error": a person tells a refusal from a crash at a glance. */
+const NAMED_KINDS: ReadonlySet<ErrorKind> = new Set(['hook_blocked', 'denied', 'interrupted', 'cut_off', 'result_lost']);
 
 export function resultSummary(result: ToolCallResult): string {
   const seconds = result.durationMs >= 1000 ? ` · ${(result.durationMs / 1000).toFixed(1)}s` : '';
   const text = result.display ?? textBlocks(result.content);
   if (result.isError) {
-    const label = ERROR_LABELS[result.errorKind ?? 'tool_failed'];
+    const label = result.errorKind && NAMED_KINDS.has(result.errorKind) ? `error (${result.errorKind})` : 'error';
     return `${label}: ${clip(text.split('\n').find((line) => line.trim() !== '') ?? 'failed')}${seconds}`;
   }
   const images = result.content.filter((block) => block.type === 'image').length;

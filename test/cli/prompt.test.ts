@@ -75,10 +75,10 @@ describe('summaries', () => {
     );
     const denial = [{ type: 'text' as const, text: 'Permission denied for Bash: no' }];
     expect(resultSummary({ ...base, isError: true, errorKind: 'denied', content: denial })).toBe(
-      'denied: Permission denied for Bash: no · 1.5s',
+      'error (denied): Permission denied for Bash: no · 1.5s',
     );
-    expect(resultSummary({ ...base, isError: true, errorKind: 'tool_failed', content: denial })).toMatch(/^error: /);
-    expect(resultSummary({ ...base, isError: true, errorKind: 'interrupted', content: denial })).toMatch(/^interrupted: /);
+    expect(resultSummary({ ...base, isError: true, errorKind: 'tool_failed', content: denial })).toMatch(/^error: Permission/);
+    expect(resultSummary({ ...base, isError: true, errorKind: 'interrupted', content: denial })).toMatch(/^error \(interrupted\): /);
   });
 });
 
