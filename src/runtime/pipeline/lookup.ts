@@ -17,7 +17,7 @@ export async function lookupTool(name: unknown, rt: RuntimeContext, signal: Abor
     if (tool) return { ok: true, value: tool, notes: [`tool name "${name}" taken as "${tool.name}"`] };
   }
   const missing = rt.explainMissing?.(name);
-  if (missing) return fail('denied', missing);
+  if (missing) return fail('unknown_tool', missing);
   const close = closestNames(name, rt.toolNames(), 3);
   const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `"${n}"`).join(' or ')}?` : '';
   return fail('unknown_tool', `No tool named "${name.slice(0, 100)}".${hint} Use one of the tools listed in your tool definitions.`);
