@@ -1,4 +1,4 @@
-// The command-line flags (DESIGN.md "CLI") and their parsing; light, so start-up stays fast.
+// The command-line flags (docs/architecture.md, "CLI") and their parsing; light, so start-up stays fast.
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { PermissionMode } from '../runtime/pipeline/types.js';
 import type { ProviderName, ReasoningEffort, ReasoningOptions } from '../runtime/providers/types.js';
