@@ -20,6 +20,20 @@ beforeAll(async () => ({ cli, cleanup } = await buildCli()));
 afterAll(() => cleanup?.());
 
 const call = (id: string, name: string, args: object) => ({ id, name, arguments: args });
+/** One AskUserQuestion call, the same in every recorded session. */
+const askWhich = call('q1', 'AskUserQuestion', {
+  questions: [
+    {
+      question: 'Which?',
+      header: 'Pick',
+      options: [
+        { label: 'A', description: 'a' },
+        { label: 'B', description: 'b' },
+      ],
+      multiSelect: false,
+    },
+  ],
+});
 
 function project() {
   const cwd = tempDir('wield-replay-cwd-');
@@ -43,19 +57,7 @@ describe('wield replay', () => {
           call('r1', 'Read', { file_path: path.join(cwd, 'notes.txt') }),
           call('b1', 'Bash', { command: 'echo hi' }),
           call('b2', 'Bash', { command: 'touch t1' }),
-          call('q1', 'AskUserQuestion', {
-            questions: [
-              {
-                question: 'Which?',
-                header: 'Pick',
-                options: [
-                  { label: 'A', description: 'a' },
-                  { label: 'B', description: 'b' },
-                ],
-                multiSelect: false,
-              },
-            ],
-          }),
+          askWhich,
           call('w1', 'Write', { file_path: path.join(cwd, 'out.txt'), content: 'x' }),
         ],
       },
@@ -94,21 +96,7 @@ describe('wield replay', () => {
       { toolCalls: [call('b4', 'Bash', { command: 'mkdir -p d1' })] },
       { toolCalls: [call('w1', 'Write', { file_path: 'made.txt', content: 'made\n' })] },
       {
-        toolCalls: [
-          call('q1', 'AskUserQuestion', {
-            questions: [
-              {
-                question: 'Which?',
-                header: 'Pick',
-                options: [
-                  { label: 'A', description: 'a' },
-                  { label: 'B', description: 'b' },
-                ],
-                multiSelect: false,
-              },
-            ],
-          }),
-        ],
+        toolCalls: [askWhich],
       },
       { toolCalls: [call('s1', 'Bash', { command: 'sleep 30' })] },
       { text: 'never reached' },
