@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { pinnedLookup, resolveAndCheck } from '../../runtime/network/guard.js';
 import { ToolError } from '../../runtime/tool/types.js';
+import { deadline } from '../../runtime/util/deadline.js';
 
 export interface FetchOptions {
   allowedHosts?: readonly string[];
@@ -79,7 +80,8 @@ async function readBody(res: IncomingMessage, maxBytes: number): Promise<{ body:
 }
 
 export async function guardedFetch(start: string, options: FetchOptions): Promise<Fetched> {
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  const limit = deadline(options.signal, options.timeoutMs);
+  const signal = limit.signal;
   const redirects: string[] = [];
   let url = new URL(start);
   try {
@@ -106,7 +108,9 @@ export async function guardedFetch(start: string, options: FetchOptions): Promis
   } catch (error) {
     if (error instanceof ToolError) throw error;
     if (options.signal.aborted) throw new ToolError('The fetch was interrupted.');
-    if (signal.aborted) throw new ToolError(`The fetch of ${url.href} took longer than ${options.timeoutMs / 1000} s and was stopped.`);
+    if (limit.expired()) throw new ToolError(`The fetch of ${url.href} took longer than ${options.timeoutMs / 1000} s and was stopped.`);
     throw new ToolError(`Could not fetch ${url.href}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  } finally {
+    limit.clear();
   }
 }

@@ -13,6 +13,7 @@ import type { AskPermission, RuntimeContext, ToolCallRequest } from '../pipeline
 import type { Message } from '../providers/types.js';
 import { declineMessageOf } from '../pipeline/permission.js';
 import { runBatch } from '../scheduler/batch.js';
+import { deadline } from '../util/deadline.js';
 import { textBlocks, toolUses } from './history.js';
 import { INTERRUPTED } from '../results/errors.js';
 import type { SessionRecord } from './session-store.js';
@@ -204,12 +205,12 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   for (const turn of recordedTurns(recordedMessages(options.records))) {
     const moved = relocate(turn, recordedCwd, options.workspace);
     const wait = interruptAfter(turn, options.records);
-    const signal = wait === undefined ? options.signal : AbortSignal.any([options.signal, AbortSignal.timeout(wait)]);
+    const limit = wait === undefined ? undefined : deadline(options.signal, wait);
     const results = await runBatch(
       moved.map((entry) => entry.call),
       rt,
-      { signal },
-    );
+      { signal: limit?.signal ?? options.signal },
+    ).finally(() => limit?.clear());
     moved.forEach((entry, index) => {
       const comparison = compareCall(entry.call, entry.expected, results[index]);
       calls.push(comparison);
