@@ -14,7 +14,9 @@ import {
   sessionFile,
   sessionsDir,
   UnusableSessionError,
+  wieldHome,
 } from '../runtime/agent/session-store.js';
+import { loadInstructions, type LoadedInstructions } from '../coding/instructions/load.js';
 import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
 import { selectToolsForRequest } from '../runtime/search/defer.js';
 import { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
@@ -46,6 +48,8 @@ export interface AgentSession {
   messages: Message[];
   /** True when this continues a saved session. */
   resumed: boolean;
+  /** The project instructions in the system prompt (AGENTS.md / CLAUDE.md), read once at the start. */
+  instructions: LoadedInstructions;
   send(prompt: string, signal: AbortSignal, onEvent?: (event: AgentEvent) => void): Promise<AgentResult>;
   close(): Promise<void>;
 }
@@ -117,6 +121,10 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
 
   // Taken once for the whole session, so the system prompt (and the cached prefix) never changes between prompts.
   const startedAt = new Date();
+  const instructions = loadInstructions({ cwd: runtime.session.cwd, wieldHome: wieldHome(env), trusted: runtime.trusted });
+  // Before the other extra sections (ToolSearch's), so the stable part of the prompt comes first.
+  const extraOf = (extra: string | undefined): string | undefined =>
+    [instructions.text, extra ?? ''].filter((part) => part !== '').join('\n\n') || undefined;
   const session: AgentSession = {
     id,
     runtime,
@@ -125,6 +133,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     log,
     messages: history,
     resumed: file !== undefined,
+    instructions,
     async send(prompt, signal, onEvent) {
       // Recorded by the loop (user_message), as sent: a UserPromptSubmit hook may add context or block it.
       const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
@@ -132,7 +141,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         provider,
         model: config.model,
         messages: [...session.messages, message],
-        system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra }),
+        system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra: extraOf(extra) }),
         registry: runtime.registry,
         rt: runtime.rt,
         maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,

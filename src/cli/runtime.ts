@@ -40,6 +40,8 @@ export interface CliRuntimeOptions {
 
 export interface CliRuntime {
   settings: WieldSettings;
+  /** Whether the person trusts this project (recorded, or --trust for this run). */
+  trusted: boolean;
   registry: ToolRegistry;
   session: SessionState;
   policy: WieldPolicy;
@@ -139,6 +141,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   });
   return {
     settings,
+    trusted: loaded.trusted,
     registry,
     session,
     policy,

@@ -45,7 +45,9 @@ export function register(program: Command): void {
     addRuntimeOptions(
       program
         .command('doctor')
-        .description('check Node, the sandbox, ripgrep, the Bash parser and the model provider (exit 1 on a failure)'),
+        .description(
+          'check Node, the sandbox, ripgrep, the Bash parser and the model provider, and name the instruction files loaded (exit 1 on a failure)',
+        ),
     ),
   );
   doctor.action(
@@ -99,7 +101,14 @@ export function formatChecks(checks: readonly DoctorCheck[]): string {
 }
 
 export async function doctorChecks(env: NodeJS.ProcessEnv = process.env, flags: CliFlags = {}): Promise<DoctorCheck[]> {
-  return Promise.all([checkNode(), checkSandbox(flags), checkRipgrep(), checkBashParser(), checkProvider(env)]);
+  return Promise.all([
+    checkNode(),
+    checkSandbox(flags),
+    checkRipgrep(),
+    checkBashParser(),
+    checkProvider(env),
+    checkInstructions(env, flags),
+  ]);
 }
 
 function checkNode(): DoctorCheck {
@@ -157,6 +166,28 @@ async function checkProvider(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   return config.ok
     ? { name: 'provider', level: 'ok', detail: `${config.provider}, model ${config.model}${config.baseURL ? ` at ${config.baseURL}` : ''}` }
     : { name: 'provider', level: 'warn', detail: config.message };
+}
+
+/** Which AGENTS.md / CLAUDE.md files a session started here would put in its system prompt. */
+async function checkInstructions(env: NodeJS.ProcessEnv, flags: CliFlags): Promise<DoctorCheck> {
+  const [{ loadCliSettings }, { loadInstructions, describeInstructions }, { wieldHome }] = await Promise.all([
+    import('../settings.js'),
+    import('../../coding/instructions/load.js'),
+    import('../../runtime/agent/session-store.js'),
+  ]);
+  let trusted = flags.trust === true;
+  try {
+    trusted = (await loadCliSettings(process.cwd(), flags, env)).loaded.trusted;
+  } catch {
+    // Malformed settings are the sandbox line's failure; the files are still named.
+  }
+  const loaded = loadInstructions({ cwd: process.cwd(), wieldHome: wieldHome(env), trusted });
+  const untrusted = !trusted && loaded.files.some((file) => file.scope === 'project') ? ' (project not trusted: framed as data)' : '';
+  return {
+    name: 'instructions',
+    level: loaded.cut ? 'warn' : 'ok',
+    detail: `${describeInstructions(loaded, loaded.searched)}${untrusted}`,
+  };
 }
 
 function errorText(error: unknown): string {
