@@ -118,7 +118,7 @@ describe('wield sandbox status / doctor', () => {
   it('doctor lists every check and exits 0 when none fails', async () => {
     const { code, out } = await wield('doctor', '--json');
     const checks = JSON.parse(out) as { name: string; level: string }[];
-    expect(checks.map((c) => c.name)).toEqual(['node', 'sandbox', 'ripgrep', 'bash parser', 'provider']);
+    expect(checks.map((c) => c.name)).toEqual(['node', 'sandbox', 'ripgrep', 'bash parser', 'provider', 'instructions']);
     expect(checks.find((c) => c.name === 'node')?.level).toBe('ok');
     expect(checks.find((c) => c.name === 'bash parser')?.level).toBe('ok');
     expect(code).toBe(checks.some((c) => c.level === 'fail') ? 1 : 0);
