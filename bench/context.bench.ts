@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStandin, type ScriptStep, type Standin, type StandinOptions } from '../test/support/standin/index.js';
 import { AnthropicCacheSimulator } from '../test/support/cache-simulator.js';
+import { CLEARED_PREFIX } from '../src/runtime/context/clearing.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from '../test/cli/helpers.js';
 
 interface SessionRun {
@@ -83,6 +84,8 @@ async function smallReads(cli: string, requests: number): Promise<Record<string,
   const script = (cwd: string) => readSteps(cwd, reads, (i) => `small${i}.ts`);
   const cached = await session(cli, script, smallFiles(reads));
   const uncached = await session(cli, script, smallFiles(reads), { settings: { context: { cache: false } } });
+  if (process.env.CONTEXT_BENCH_DUMP)
+    writeFileSync(`${process.env.CONTEXT_BENCH_DUMP}-${requests}.json`, JSON.stringify(cached.standin.requests));
   const withCache = bill(cached.standin);
   const without = bill(uncached.standin);
   await cached.standin.close();
@@ -146,12 +149,20 @@ async function longSession(cli: string, settings?: unknown): Promise<Record<stri
     },
   });
   const bodies = run.standin.requests as Record<string, unknown>[];
+  if (process.env.CONTEXT_BENCH_DUMP) writeFileSync(`${process.env.CONTEXT_BENCH_DUMP}-long.json`, JSON.stringify(bodies));
   const simulator = new AnthropicCacheSimulator();
   let billed = 0;
   let compactionBilled = 0;
   let uncached = 0;
   let compactionRequests = 0;
+  // A request with more cleared stubs than the one before it follows a clearing, which rewrote
+  // the history from the first newly cleared result on.
+  let clearings = 0;
+  let stubsBefore = 0;
   for (const body of bodies) {
+    const stubs = JSON.stringify(body.messages).split(CLEARED_PREFIX).length - 1;
+    if (stubs > stubsBefore) clearings++;
+    if (Array.isArray(body.tools) && body.tools.length > 0) stubsBefore = stubs;
     const b = simulator.bill(body);
     // A refused request is not billed.
     if (b.totalTokens > 200_000) continue;
@@ -168,6 +179,7 @@ async function longSession(cli: string, settings?: unknown): Promise<Record<stri
     ...(run.code === 0 ? {} : { stopped: String(run.summary?.error ?? run.stderr).slice(0, 200) }),
     refusedForLength: run.standin.refusedForLength(),
     compactions: run.summary?.compactions,
+    clearings,
     requests: bodies.length,
     billedInputTokens: Math.round(billed),
     uncachedInputTokens: uncached,
@@ -179,16 +191,25 @@ async function longSession(cli: string, settings?: unknown): Promise<Record<stri
   return result;
 }
 
+// CONTEXT_BENCH=caching,turnBudget,long,longBaselines runs only those parts (all by default);
+// CONTEXT_BENCH_DUMP=prefix writes the cached small-reads and long sessions' request bodies to
+// prefix-12.json, prefix-40.json and prefix-long.json, for a closer look with the simulator.
+const only = process.env.CONTEXT_BENCH?.split(',');
+const wanted = (part: string) => only === undefined || only.includes(part);
 const { cli, cleanup } = await buildCli();
 try {
-  const caching = { twelve: await smallReads(cli, 12), forty: await smallReads(cli, 40) };
-  const turnBudget = await parallelReads(cli);
-  const long = {
-    defaults: await longSession(cli),
-    compactionOnly: await longSession(cli, { context: { clearing: false } }),
-    baselineNothing: await longSession(cli, { context: { clearing: false, compaction: false, turnBudget: false } }),
-  };
-  console.log(JSON.stringify({ caching, turnBudget, long }, null, 2));
+  const out: Record<string, unknown> = {};
+  if (wanted('caching')) out.caching = { twelve: await smallReads(cli, 12), forty: await smallReads(cli, 40) };
+  if (wanted('turnBudget')) out.turnBudget = await parallelReads(cli);
+  if (wanted('long')) out.long = { defaults: await longSession(cli) };
+  if (wanted('longBaselines'))
+    out.longBaselines = {
+      clearingKeepsOnlyTheNewBatch: await longSession(cli, { context: { clearing: { minKeepTurns: 1 } } }),
+      clearingWithoutMinimumStep: await longSession(cli, { context: { clearing: { minStep: 0 } } }),
+      compactionOnly: await longSession(cli, { context: { clearing: false } }),
+      baselineNothing: await longSession(cli, { context: { clearing: false, compaction: false, turnBudget: false } }),
+    };
+  console.log(JSON.stringify(out, null, 2));
 } finally {
   cleanup();
 }

@@ -178,7 +178,7 @@ export function contextOptions(settings: WieldSettings, flags: CliFlags): Contex
     cache: context.cache === false ? false : { ttl: context.cacheTtl ?? '5m' },
     prices,
     turnBudget: context.turnBudget,
-    clearing: context.clearing === false ? false : undefined,
+    clearing: context.clearing === false ? false : context.clearing === true ? undefined : context.clearing,
     compaction: context.compaction === false ? false : undefined,
   };
 }

@@ -71,7 +71,19 @@ export const settingsFileSchema = z.strictObject({
       cacheTtl: z.enum(['5m', '1h']).optional(),
       /** Share of the room left one turn's results may take; false: no turn budget. */
       turnBudget: z.union([z.literal(false), z.number().gt(0).max(1)]).optional(),
-      clearing: z.boolean().optional(),
+      /** false: no clearing; an object tunes it (shares of the window; see ClearingPolicy). */
+      clearing: z
+        .union([
+          z.boolean(),
+          z.strictObject({
+            trigger: z.number().gt(0).max(1).optional(),
+            target: z.number().min(0).max(1).optional(),
+            keepTurns: z.number().int().min(1).optional(),
+            minKeepTurns: z.number().int().min(1).optional(),
+            minStep: z.number().min(0).max(1).optional(),
+          }),
+        ])
+        .optional(),
       compaction: z.boolean().optional(),
       /** USD per million tokens by model id. */
       pricing: z

@@ -7,7 +7,7 @@ import type { Message, ModelProvider, PromptCache, Usage } from '../providers/ty
 import { applyBudget } from '../results/budget.js';
 import { spillText } from '../results/spill.js';
 import type { CacheTtl } from '../context/breakpoints.js';
-import { chooseResultsToClear, DEFAULT_CLEARING, withCleared, type ClearingPolicy } from '../context/clearing.js';
+import { decideClearing, DEFAULT_CLEARING, withCleared, type ClearingPolicy } from '../context/clearing.js';
 import {
   compactedHistory,
   DEFAULT_COMPACTION,
@@ -146,18 +146,19 @@ export class ContextTracker {
   }
 
   /**
-   * Clears old results in place when the history with the new results would pass the trigger;
-   * each cleared result is saved to a spill file its stub names. Returns how many were cleared.
+   * Clears old results in place when the history with the new results reaches the trigger (see
+   * decideClearing); each cleared result is saved to a spill file its stub names. Returns how many
+   * were cleared.
    */
   async clearOld(messages: Message[], incoming: readonly ToolCallResult[], session: SessionState): Promise<number> {
     if (this.clearing === undefined) return 0;
     const incomingTokens = incoming.reduce((sum, r) => sum + textTokens(textBlocks(r.content)), 0);
-    const chosen = chooseResultsToClear(messages, this.tokens(messages) + incomingTokens, this.window, {
-      ...this.clearing,
-      // The incoming batch is one of the turns kept.
-      keepTurns: Math.max(1, this.clearing.keepTurns - 1),
-    });
-    if (chosen.length === 0) return 0;
+    const decision = decideClearing(
+      { messages, contextTokens: this.tokens(messages) + incomingTokens, window: this.window },
+      this.clearing,
+    );
+    if (!decision.clear) return 0;
+    const chosen = decision.results;
     const files = new Map<string, string>();
     for (const ref of chosen) {
       const part = messages[ref.messageIndex].content[ref.partIndex];

@@ -1,11 +1,21 @@
 // The context's pure decisions: prices, windows, turn budget shares, what clearing and
 // compaction choose, and when a provider error means the window is full.
 import { describe, expect, it } from 'vitest';
-import { chooseResultsToClear, clearedStub, CLEARED_PREFIX, keptFrom } from '../../../src/runtime/context/clearing.js';
+import {
+  clearedStub,
+  CLEARED_PREFIX,
+  decideClearing,
+  DEFAULT_CLEARING,
+  keptFrom,
+  withCleared,
+  type ClearingDecision,
+  type ClearingPolicy,
+} from '../../../src/runtime/context/clearing.js';
 import { compactedHistory, COMPACTED_HEADER, splitForCompaction, toolFacts } from '../../../src/runtime/context/compaction.js';
 import { isContextLimitError } from '../../../src/runtime/context/limits.js';
 import { contextWindowFor, FALLBACK_CONTEXT_WINDOW, knownModel } from '../../../src/runtime/context/models.js';
 import { addUsage, costUsd, emptyUsage, priceFor } from '../../../src/runtime/context/pricing.js';
+import { messageTokens as tokensOfMessage } from '../../../src/runtime/context/tokens.js';
 import { fairShares, MIN_RESULT_CHARS, turnBudgetChars } from '../../../src/runtime/context/turn-budget.js';
 import { ProviderError, type Message } from '../../../src/runtime/providers/types.js';
 
@@ -62,20 +72,85 @@ describe('turn budget', () => {
   });
 });
 
+const toolResults = (messages: readonly Message[]): string[] =>
+  messages.flatMap((m) =>
+    m.role === 'user'
+      ? m.content.flatMap((p) => (p.type === 'tool_result' ? p.content.map((b) => (b.type === 'text' ? b.text : '')) : []))
+      : [],
+  );
+
 describe('clearing', () => {
+  /** A prompt, `n` answered Reads of `size` characters, and the call whose results are being added. */
   const history = (n: number, size: number): Message[] => {
     const out: Message[] = [user('read them')];
     for (let i = 0; i < n; i++) out.push(call(`c${i}`), result(`c${i}`, 'x'.repeat(size)));
+    out.push(call(`c${n}`));
     return out;
   };
+  const cleared = (decision: ClearingDecision) => (decision.clear ? decision.results.map((c) => c.toolUseId) : []);
 
-  it('does nothing under the trigger, then clears oldest first down to the target, never the last turns', () => {
+  it('does nothing under the trigger, then clears oldest first down to the target, keeping the last turns', () => {
     const messages = history(10, 40_000); // ~10k tokens a result
-    expect(chooseResultsToClear(messages, 90_000, 200_000)).toEqual([]);
-    const chosen = chooseResultsToClear(messages, 110_000, 200_000, { trigger: 0.5, target: 0.25, keepTurns: 3 });
-    expect(chosen.map((c) => c.toolUseId)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(decideClearing({ messages, contextTokens: 99_000, window: 200_000 })).toMatchObject({ clear: false, reason: 'under_trigger' });
+    const decision = decideClearing({ messages, contextTokens: 110_000, window: 200_000 }, { ...DEFAULT_CLEARING, keepTurns: 3 });
+    // 110k → 50k: six results of ~10k; c8 and c9 (and the incoming batch) are the last three turns.
+    expect(cleared(decision)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(decision).toMatchObject({ clear: true, protectedTurns: 3 });
     const kept = keptFrom(messages, 3);
-    expect(chosen.every((c) => c.messageIndex < kept)).toBe(true);
+    expect(decision.clear && decision.results.every((c) => c.messageIndex < kept)).toBe(true);
+  });
+
+  it('shrinks the protection when the last turns hold too much to reach the target, down to the last two', () => {
+    // ~25k tokens a result: 4 in the history + the incoming one = 128k. Keeping c2 and c3 (the
+    // last three turns) would free 50k and leave ~78k, above the 50k target, for the next read
+    // to pass the trigger again.
+    const messages = history(4, 100_000);
+    const decision = decideClearing({ messages, contextTokens: 128_000, window: 200_000 });
+    expect(cleared(decision)).toEqual(['c0', 'c1', 'c2']);
+    expect(decision).toMatchObject({ clear: true, protectedTurns: 2 });
+    const lower = decideClearing({ messages, contextTokens: 128_000, window: 200_000 }, { ...DEFAULT_CLEARING, minKeepTurns: 1 });
+    expect(cleared(lower)).toEqual(['c0', 'c1', 'c2', 'c3']);
+    expect(lower).toMatchObject({ clear: true, protectedTurns: 1 });
+  });
+
+  it('takes no step that frees less than the minimum: the prefix would be rebuilt for little', () => {
+    // 110k of context, but only ~5k of it in old results (the rest is the prompt and the incoming batch).
+    const messages = [user('y'.repeat(300_000)), call('a'), result('a', 'x'.repeat(20_000)), call('b'), result('b', 'x'), call('c')];
+    expect(decideClearing({ messages, contextTokens: 110_000, window: 200_000 })).toEqual({
+      clear: false,
+      reason: 'step_too_small',
+      freeableTokens: 5_008,
+    });
+  });
+
+  it('in a session of large reads, clears only in full steps and far fewer times than there are reads', () => {
+    // 40 reads of ~25k tokens in a 200k window: the context after each read as the loop tracks it.
+    const window = 200_000;
+    const session = (policy: ClearingPolicy) => {
+      let messages: Message[] = [user('read them')];
+      let clearings = 0;
+      for (let i = 0; i < 40; i++) {
+        messages.push(call(`r${i}`));
+        const contextTokens = 3_000 + messages.reduce((sum, m) => sum + tokensOfMessage(m), 0) + 25_000;
+        const decision = decideClearing({ messages, contextTokens, window }, policy);
+        if (decision.clear) {
+          clearings++;
+          expect(decision.freedTokens).toBeGreaterThanOrEqual(window * policy.minStep);
+          messages = withCleared(messages, decision.results, new Map(decision.results.map((r) => [r.toolUseId, `/s/${r.toolUseId}`])));
+        }
+        messages.push(result(`r${i}`, 'x'.repeat(100_000)));
+        expect(
+          toolResults(messages)
+            .slice(-policy.minKeepTurns)
+            .some((t) => t.startsWith(CLEARED_PREFIX)),
+        ).toBe(false);
+      }
+      return clearings;
+    };
+    // Without the minimum step (any clearing that gets under the trigger), two results a clearing.
+    expect(session({ ...DEFAULT_CLEARING, minStep: 0 })).toBe(19);
+    expect(session(DEFAULT_CLEARING)).toBe(12);
+    expect(session({ ...DEFAULT_CLEARING, minKeepTurns: 1 })).toBe(13);
   });
 
   it('never clears a result twice, and its stub names the call and the file', () => {
@@ -88,13 +163,12 @@ describe('clearing', () => {
       call('a'),
       result('a', stub),
       call('b'),
-      result('b', 'y'.repeat(40_000)),
+      result('b', 'y'.repeat(400_000)),
       call('c'),
       result('c', 'z'),
       call('d'),
-      result('d', 'z'),
     ];
-    expect(chooseResultsToClear(messages, 150_000, 200_000, { trigger: 0.5, target: 0.25, keepTurns: 2 }).map((c) => c.toolUseId)).toEqual([
+    expect(cleared(decideClearing({ messages, contextTokens: 150_000, window: 200_000 }, { ...DEFAULT_CLEARING, keepTurns: 2 }))).toEqual([
       'b',
     ]);
   });

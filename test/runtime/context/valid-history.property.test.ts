@@ -4,7 +4,7 @@
 // function_call with exactly one function_call_output after it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseResultsToClear, withCleared } from '../../../src/runtime/context/clearing.js';
+import { decideClearing, keptFrom, withCleared } from '../../../src/runtime/context/clearing.js';
 import { compactedHistory, splitForCompaction } from '../../../src/runtime/context/compaction.js';
 import { messagesTokens } from '../../../src/runtime/context/tokens.js';
 import { toAnthropicMessages } from '../../../src/runtime/providers/anthropic-request.js';
@@ -102,11 +102,13 @@ describe('histories after clearing and compaction', () => {
         const history = build(turns);
         expectValid(history);
         const tokens = messagesTokens(history);
-        const chosen = chooseResultsToClear(history, tokens, Math.max(1, Math.floor(tokens / 1.5)), {
-          trigger: 0.5,
-          target: 0.1,
-          keepTurns: keep,
-        });
+        const decision = decideClearing(
+          { messages: history, contextTokens: tokens, window: Math.max(1, Math.floor(tokens / 1.5)) },
+          { trigger: 0.5, target: 0.1, keepTurns: keep + 1, minKeepTurns: keep, minStep: 0 },
+        );
+        const chosen = decision.clear ? decision.results : [];
+        // The last minKeepTurns turns keep their results, whatever the sizes.
+        expect(chosen.every((c) => c.messageIndex < keptFrom(history, keep))).toBe(true);
         const cleared = withCleared(history, chosen, new Map(chosen.map((c) => [c.toolUseId, `/s/${c.toolUseId}.txt`])));
         expectValid(cleared);
         expect(messagesTokens(cleared)).toBeLessThanOrEqual(tokens);
