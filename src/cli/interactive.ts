@@ -9,6 +9,7 @@ import { callSummary, resultSummary } from './summary.js';
 import { createTerminalAsk, createTerminalQuestions } from './terminal-ask.js';
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
+import { askTrustIfNeeded } from './trust-prompt.js';
 import { costText, helpText, readSlashLine, type SlashName } from './slash-commands.js';
 
 /** Sessions the --resume picker lists. */
@@ -32,13 +33,20 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   let session: AgentSession;
   try {
     const cwd = process.cwd();
+    await askTrustIfNeeded(cwd, flags, process.env, { ask: (text) => new Promise((resolve) => rl.question(text, resolve)), line });
     const resumeId = await resolveResumeId(flags, cwd, process.env, (entries) => pickInTerminal(rl, entries, line));
     session = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser: createTerminalQuestions({ rl, write }) });
   } catch (error) {
     rl.close();
     throw error;
   }
-  ask = createTerminalAsk({ rl, policy: session.runtime.policy, cwd: session.runtime.session.cwd, write });
+  ask = createTerminalAsk({
+    rl,
+    policy: session.runtime.policy,
+    cwd: session.runtime.session.cwd,
+    write,
+    trusted: session.runtime.trusted,
+  });
   for (const notice of session.runtime.notices) line(`note: ${notice}`);
   line(`wield · ${session.provider.name} ${session.model} · session ${session.id}`);
   if (session.resumed) for (const recap of historyRecap(session.messages)) line(`  ${recap}`);

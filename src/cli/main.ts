@@ -11,6 +11,7 @@ import { register as registerSandbox } from './commands/sandbox.js';
 import { register as registerSearch } from './commands/search.js';
 import { startTraceExport } from './tracing.js';
 import { register as registerSessions } from './commands/sessions.js';
+import { register as registerTrust } from './commands/trust.js';
 import { looksLikeCommand, promptFromArgs } from './prompt-input.js';
 
 const VERSION = '0.1.0';
@@ -134,6 +135,7 @@ function buildProgram(): Command {
   registerSandbox(program);
   registerSearch(program);
   registerSessions(program);
+  registerTrust(program);
   return program;
 }
 

@@ -1,6 +1,9 @@
 // The one place the CLI wires the runtime together: settings → tools (built-ins, MCP,
 // ToolSearch) → policy and hooks → RuntimeContext. Heavy modules load here, on first use.
-import type { WieldSettings } from '../coding/settings/load.js';
+import path from 'node:path';
+import type { LoadedSettings, WieldSettings } from '../coding/settings/load.js';
+import { projectsFile, updateProjectRecord } from '../coding/settings/projects.js';
+import { untold } from '../coding/settings/trust.js';
 import { loadCliSettings } from './settings.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
@@ -64,13 +67,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const { flags } = options;
   const { home, loaded } = await loadCliSettings(options.cwd, flags, env);
   const { settings } = loaded;
-  const notices: string[] = loaded.sources
-    .filter((source) => source.applied === 'restrictions')
-    .map(
-      (source) =>
-        `${source.file}: only its deny and ask rules apply, since this project is not trusted; its allow rules, hooks, ` +
-        'extra folders and any looser permission mode are ignored (--trust trusts it for one run)',
-    );
+  const notices: string[] = await ignoredNotices(options.cwd, loaded, wieldHome(env));
 
   const session = createSession({
     cwd: options.cwd,
@@ -104,7 +101,12 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox.option });
 
   const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env });
-  notices.push(...mcpConfigs.notes, ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`));
+  // The untrusted .mcp.json is one of the ignored items above, told once; not again here on every run.
+  const untrustedMcp = `${path.join(session.cwd, '.mcp.json')} ignored`;
+  notices.push(
+    ...mcpConfigs.notes.filter((note) => !note.startsWith(untrustedMcp)),
+    ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`),
+  );
   let mcp: McpManager | undefined;
   if (Object.keys(mcpConfigs.servers).length > 0) {
     // The MCP SDK is heavy: loaded only when a server is configured, connected in the background.
@@ -156,6 +158,25 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
       await mcp?.close();
     },
   };
+}
+
+/**
+ * One notice for what an untrusted project's files would change and how to trust it, naming only
+ * what was not told before in this folder (recorded in ~/.wield/projects.json), so it is said
+ * once, not on every run.
+ */
+async function ignoredNotices(cwd: string, loaded: LoadedSettings, home: string): Promise<string[]> {
+  const news = untold(loaded.ignored, loaded.project);
+  if (news.length === 0) return [];
+  try {
+    await updateProjectRecord(projectsFile(home), cwd, (record) => ({ ...record, noticed: [...(record.noticed ?? []), ...news] }));
+  } catch {
+    // Not remembered: said again next run, which is better than not said.
+  }
+  return [
+    `this project is not trusted, so only the deny and ask rules of its files apply; ignored: ${news.join('; ')}. ` +
+      'Run `wield trust` to trust it (--trust for one run). Said once for this folder.',
+  ];
 }
 
 /**

@@ -7,6 +7,8 @@ import type { AskPermission, PermissionAnswer } from '../runtime/pipeline/types.
 import type { AskUser } from '../runtime/tool/types.js';
 import type { WieldPolicy } from '../coding/permissions/engine.js';
 import { persistRule } from '../coding/settings/persist.js';
+import { projectsFile, saveProjectRules } from '../coding/settings/projects.js';
+import { wieldHome } from '../runtime/agent/session-store.js';
 import { alwaysRules, parsePermissionReply, renderPrompt } from './permission-prompt.js';
 import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 
@@ -41,10 +43,12 @@ export interface TerminalAskOptions {
   policy: WieldPolicy;
   cwd: string;
   write: (text: string) => void;
+  /** Whether the project is trusted: decides where an "always" answer is saved (saveAlwaysRules). */
+  trusted: boolean;
 }
 
 export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
-  const { rl, policy, cwd, write } = options;
+  const { rl, policy, cwd, write, trusted } = options;
   return async (request, signal): Promise<PermissionAnswer> => {
     const view = {
       toolName: request.tool.name,
@@ -60,8 +64,8 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       if (reply.kind === 'no') return { allow: false, message: reply.message };
       if ((reply.kind === 'session' || reply.kind === 'project') && rules.length > 0) {
         if (reply.kind === 'project') {
-          for (const rule of rules) await persistRule(cwd, rule);
-          write(`  saved to .wield/settings.local.json: ${rules.join(', ')}\n`);
+          const where = await saveAlwaysRules(cwd, trusted, rules);
+          write(`  saved to ${where}: ${rules.join(', ')}\n`);
         }
         policy.addSessionRules(rules);
         return { allow: true, remember: { rules, scope: reply.kind } };
@@ -69,6 +73,21 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       write(rules.length > 0 ? '  answer y, n, a or A\n' : '  no rule can cover this call; answer y or n\n');
     }
   };
+}
+
+/**
+ * Where an "always" answer is saved so that the next run applies it: the project's
+ * .wield/settings.local.json once the project is trusted; otherwise the user's own
+ * ~/.wield/projects.json, for this folder only (an untrusted project's files add no allow rule).
+ */
+async function saveAlwaysRules(cwd: string, trusted: boolean, rules: readonly string[]): Promise<string> {
+  if (trusted) {
+    for (const rule of rules) await persistRule(cwd, rule);
+    return '.wield/settings.local.json';
+  }
+  const file = projectsFile(wieldHome());
+  await saveProjectRules(file, cwd, rules);
+  return `${file}, for this folder (it is not trusted, so its own settings files would not apply the rule)`;
 }
 
 /** Asks each question in turn until its answer reads; Ctrl-C (the signal) stops the asking. */

@@ -88,12 +88,12 @@ describe('interactive wield in a terminal', () => {
     // One summary line per call, not the raw output.
     expect(screen).toMatch(/⎿ Write\(.*always\.txt\)/);
 
-    // A = always, saved to the project's local settings.
+    // A = always, saved where the next run applies it: this untrusted folder's record in the user's projects.json.
     tmux.type('write saved.txt');
     await tmux.waitFor('? Allow Write(', 4);
     tmux.type('A');
     await tmux.waitFor('Saved the rule.');
-    expect(readFileSync(path.join(cwd, '.wield', 'settings.local.json'), 'utf8')).toContain('saved.txt');
+    expect(readFileSync(path.join(home, '.wield', 'projects.json'), 'utf8')).toContain('saved.txt');
 
     // AskUserQuestion: numbered options, several numbers for multiSelect, free text for the other.
     tmux.type('run the checks');

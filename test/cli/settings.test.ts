@@ -2,7 +2,7 @@
 // UserPromptSubmit / Stop hooks, per-server MCP alwaysLoad and description, and calls to MCP
 // tools of a server that is still connecting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStandin, type ScriptStep } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
@@ -114,22 +114,40 @@ describe('MCP servers in the agent runtime', () => {
 });
 
 describe('an untrusted project in wield -p', () => {
-  it('says that its settings apply only as restrictions, and --trust lifts that', async () => {
+  it('says once what its settings would change and how to trust it; --trust and `wield trust` lift that, --revoke restores it', async () => {
     const cwd = tempDir('wield-untrusted-cwd-');
     const home = tempDir('wield-untrusted-home-');
     mkdirSync(path.join(cwd, '.wield'), { recursive: true });
     writeFileSync(path.join(cwd, '.wield', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(touch *)'] } }));
-    const standin = await startStandin({ dialect: 'anthropic', script: [{ text: 'done' }, { text: 'done' }] });
+    const standin = await startStandin({ dialect: 'anthropic', script: Array.from({ length: 5 }, () => ({ text: 'done' })) });
     try {
       const env = cleanEnv(home, providerEnv('anthropic', standin.url));
-      const untrusted = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi'], { cwd, env });
+      const prompt = (...extra: string[]) => runCli(cli, [...providerArgs('anthropic'), '-p', 'hi', ...extra], { cwd, env });
+      const untrusted = await prompt();
       expect(untrusted.code).toBe(0);
       expect(untrusted.stderr).toContain(
-        `${path.join(cwd, '.wield', 'settings.json')}: only its deny and ask rules apply, since this project is not trusted`,
+        `this project is not trusted, so only the deny and ask rules of its files apply; ignored: ${path.join('.wield', 'settings.json')}: allow rules. Run \`wield trust\` to trust it`,
       );
-      const trusted = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi', '--trust'], { cwd, env });
+      // Said once for this folder, not on every run.
+      const again = await prompt();
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toContain('not trusted');
+
+      const trusted = await prompt('--trust');
       expect(trusted.code).toBe(0);
       expect(trusted.stderr).not.toContain('not trusted');
+
+      const trust = await runCli(cli, ['trust'], { cwd, env });
+      expect(trust.code).toBe(0);
+      expect(trust.stdout).toContain(`trusted: ${cwd}`);
+      expect(JSON.parse(readFileSync(path.join(home, '.wield', 'settings.json'), 'utf8')).trustedProjects).toEqual([realpathSync(cwd)]);
+      const check = await runCli(cli, ['check', 'bash', 'touch x'], { cwd, env });
+      expect(check.stdout).toMatch(/^allow/);
+
+      const revoke = await runCli(cli, ['trust', '--revoke'], { cwd, env });
+      expect(revoke.code).toBe(0);
+      expect(JSON.parse(readFileSync(path.join(home, '.wield', 'settings.json'), 'utf8')).trustedProjects).toEqual([]);
+      expect((await runCli(cli, ['check', 'bash', 'touch x'], { cwd, env })).stdout).toMatch(/^ask/);
     } finally {
       await standin.close();
     }

@@ -51,7 +51,14 @@ export async function runCall(toolName: string, json: string, flags: CliFlags): 
     flags,
     askPermission: rl ? (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false })) : undefined,
   });
-  if (rl) ask = createTerminalAsk({ rl, policy: runtime.policy, cwd: runtime.session.cwd, write: (text) => process.stdout.write(text) });
+  if (rl)
+    ask = createTerminalAsk({
+      rl,
+      policy: runtime.policy,
+      cwd: runtime.session.cwd,
+      trusted: runtime.trusted,
+      write: (text) => process.stdout.write(text),
+    });
   const controller = new AbortController();
   const onSigint = (): void => controller.abort(new Error('interrupted by the user'));
   process.on('SIGINT', onSigint);

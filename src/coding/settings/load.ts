@@ -5,13 +5,15 @@
 // an explicit flag for one-shot runs).
 import os from 'node:os';
 import path from 'node:path';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import type { PermissionMode } from '../../runtime/pipeline/types.js';
 import { parseRule } from '../permissions/rules.js';
 import { HOOK_EVENTS, settingsFileSchema, type SettingsFile } from './schema.js';
 import { userHome } from '../permissions/home.js';
 import { mergeSettings, type SettingsLayer, type WieldSettings } from './merge.js';
 import { formatKey, formatLocatedError, readJsonFile, updateJsonFile, type LocatedError } from './json-file.js';
+import { projectsFile, readProjectRecord, updateProjectRecord, type ProjectRecord } from './projects.js';
+import { ignoredByDistrust, ignoredLines } from './trust.js';
 
 export type SettingsError = LocatedError;
 export { emptySettings, mergeSettings, type SettingsLayer, type WieldSettings } from './merge.js';
@@ -24,7 +26,8 @@ export interface SettingsFlags {
   permissionMode?: PermissionMode;
 }
 
-export type LayerKind = 'user' | 'project' | 'local' | 'flags';
+/** `saved`: the rules of "always" answers wield keeps for this folder in ~/.wield/projects.json. */
+export type LayerKind = 'user' | 'saved' | 'project' | 'local' | 'flags';
 
 export interface SettingsSource {
   kind: LayerKind;
@@ -39,6 +42,10 @@ export interface LoadedSettings {
   /** The layers that existed and were applied, in merge order. */
   sources: SettingsSource[];
   trusted: boolean;
+  /** What wield remembers for this folder (~/.wield/projects.json). */
+  project: ProjectRecord;
+  /** Untrusted only: what the project's files would change, one line per file (`.mcp.json: MCP servers`). */
+  ignored: string[];
   /** Malformed files: callers must show these and stop, never run with a half-read setup. */
   errors?: SettingsError[];
 }
@@ -119,24 +126,29 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
   const home = opts.home ?? userHome();
   const cwd = path.resolve(opts.cwd);
   const files = settingsPaths(cwd, opts.wieldHome ?? home);
+  const savedFile = projectsFile(opts.wieldHome ?? home);
   // Run from the home folder, the project file is the user file: read it once, as the user's.
-  const [user, project, local] = await Promise.all([
+  const [user, project, local, remembered] = await Promise.all([
     readLayer(files.user, 'user'),
-    files.project === files.user ? ({ errors: [] } satisfies Layer) : readLayer(files.project, 'project'),
+    files.project === files.user ? Promise.resolve<Layer>({ errors: [] }) : readLayer(files.project, 'project'),
     readLayer(files.local, 'local'),
+    readProjectRecord(savedFile, cwd),
   ]);
+  const record = remembered.ok ? remembered.record : {};
+  const saved: Layer = record.allow?.length ? { data: { permissions: { allow: record.allow } }, errors: [] } : { errors: [] };
   const recorded = (user.data?.trustedProjects ?? []).map(canonical);
   const trusted = opts.trustProject === true || recorded.includes(canonical(cwd));
   const sources: SettingsSource[] = [];
   const layers: SettingsLayer[] = [];
   const read: [LayerKind, string, Layer, string][] = [
     ['user', files.user, user, home],
+    ['saved', savedFile, saved, cwd],
     ['project', files.project, project, cwd],
     ['local', files.local, local, cwd],
   ];
   for (const [kind, file, layer, base] of read) {
     if (!layer.data) continue;
-    const full = kind === 'user' || trusted;
+    const full = kind === 'user' || kind === 'saved' || trusted;
     layers.push({ data: layer.data, source: file, base, trusted: full });
     sources.push({ kind, file, applied: full ? 'all' : 'restrictions' });
   }
@@ -162,15 +174,45 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
     sources.push({ kind: 'flags', file: 'flags', applied: 'all' });
   }
   const settings = mergeSettings(layers, home);
-  const errors = [...user.errors, ...project.errors, ...local.errors, ...flagErrors];
-  return errors.length ? { settings, sources, trusted, errors } : { settings, sources, trusted };
+  const errors = [...user.errors, ...project.errors, ...local.errors, ...(remembered.ok ? [] : [remembered.error]), ...flagErrors];
+  const ignored = trusted
+    ? []
+    : ignoredLines([
+        { name: path.join('.wield', 'settings.json'), items: project.data ? ignoredByDistrust(project.data) : [] },
+        { name: path.join('.wield', 'settings.local.json'), items: local.data ? ignoredByDistrust(local.data) : [] },
+        { name: '.mcp.json', items: existsSync(path.join(cwd, '.mcp.json')) ? ['MCP servers'] : [] },
+      ]);
+  const result = { settings, sources, trusted, project: record, ignored };
+  return errors.length ? { ...result, errors } : result;
 }
 
-/** Records in the user settings that the person trusts this project folder. */
+/**
+ * Records in the user settings that the person trusts this project folder (`home`: the folder
+ * holding wield's `.wield/`), and forgets an earlier "do not trust".
+ */
 export async function trustProject(cwd: string, home: string = os.homedir()): Promise<void> {
   const dir = canonical(cwd);
   await updateJsonFile(settingsPaths(cwd, home).user, (data) => {
     const list = Array.isArray(data.trustedProjects) ? data.trustedProjects.filter((x): x is string => typeof x === 'string') : [];
     return list.includes(dir) ? data : { ...data, trustedProjects: [...list, dir] };
   });
+  await forgetDecline(cwd, home);
+}
+
+async function forgetDecline(cwd: string, home: string): Promise<void> {
+  const file = projectsFile(home);
+  if (!existsSync(file)) return;
+  await updateProjectRecord(file, cwd, ({ declined: _, ...rest }) => rest);
+}
+
+/** Takes the folder off the trusted list and records "do not trust", so the question is not asked again. */
+export async function distrustProject(cwd: string, home: string = os.homedir()): Promise<void> {
+  const dir = canonical(cwd);
+  const file = settingsPaths(cwd, home).user;
+  if (existsSync(file))
+    await updateJsonFile(file, (data) => {
+      if (!Array.isArray(data.trustedProjects)) return data;
+      return { ...data, trustedProjects: data.trustedProjects.filter((x) => typeof x !== 'string' || canonical(x) !== dir) };
+    });
+  await updateProjectRecord(projectsFile(home), cwd, (record) => ({ ...record, declined: true }));
 }
