@@ -1,6 +1,6 @@
 // Where a workspace root keeps its git repository, and which entries of it must stay read-only
 // so that git, run later outside the sandbox, cannot be made to run a program.
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { kindOf, readText, realOrUndefined } from './fs-probe.js';
 import { PROTECTED_GIT_PATHS, PROTECTED_WORKTREE_PATHS, type ProtectedPath } from './settings.js';
@@ -26,37 +26,31 @@ const SUBMODULE_GIT_PATHS: readonly ProtectedPath[] = PROTECTED_GIT_PATHS.map((p
   p.rel === 'commondir' ? { rel: p.rel, kind: p.kind } : p,
 );
 
-export async function rootGit(root: string): Promise<RootGit> {
+export function rootGit(root: string): RootGit {
   const dotGit = path.join(root, '.git');
-  const kind = await kindOf(dotGit);
+  const kind = kindOf(dotGit);
   if (kind === undefined) return { gitDirs: [] };
-  const gitFile = kind === 'file' ? await realOrUndefined(dotGit) : undefined;
-  const named = kind === 'dir' ? dotGit : gitdirOfFile(await readText(dotGit), root);
-  const gitDir = named === undefined ? undefined : await realOrUndefined(named);
-  if (gitDir === undefined || (kind === 'file' && (await kindOf(gitDir)) !== 'dir')) return { gitFile, gitDirs: [] };
-  const common = await commonDirOf(gitDir);
+  const gitFile = kind === 'file' ? realOrUndefined(dotGit) : undefined;
+  const named = kind === 'dir' ? dotGit : gitdirOfFile(readText(dotGit), root);
+  const gitDir = named === undefined ? undefined : realOrUndefined(named);
+  if (gitDir === undefined || (kind === 'file' && (kindOf(gitDir)) !== 'dir')) return { gitFile, gitDirs: [] };
+  const common = commonDirOf(gitDir);
   return { gitFile, gitDirs: common === undefined || common === gitDir ? [gitDir] : [gitDir, common] };
 }
 
 /** The entries of a git folder to keep read-only, with those of its linked worktrees and submodules. */
-export async function protectedGitEntries(
-  gitDir: string,
-  paths: readonly ProtectedPath[] = PROTECTED_GIT_PATHS,
-  depth = 0,
-): Promise<ProtectedEntry[]> {
-  const [common, worktrees, modules] = await Promise.all([
-    commonDirOf(gitDir),
-    subdirs(path.join(gitDir, 'worktrees')),
-    depth < MAX_DEPTH ? moduleGitDirs(path.join(gitDir, 'modules'), 0) : [],
-  ]);
+export function protectedGitEntries(gitDir: string, paths: readonly ProtectedPath[] = PROTECTED_GIT_PATHS, depth = 0): ProtectedEntry[] {
+  const common = commonDirOf(gitDir);
+  const worktrees = subdirs(path.join(gitDir, 'worktrees'));
+  const modules = depth < MAX_DEPTH ? moduleGitDirs(path.join(gitDir, 'modules'), 0) : [];
   // A linked worktree's folder reads config and hooks from the common folder, protected on its own.
   const own = under(gitDir, common !== undefined && common !== gitDir ? PROTECTED_WORKTREE_PATHS : paths);
   if (depth >= MAX_DEPTH) return own;
-  const nested = await Promise.all([
-    ...worktrees.map((name) => protectedGitEntries(path.join(gitDir, 'worktrees', name), paths, depth + 1)),
-    ...modules.map((module) => protectedGitEntries(module, SUBMODULE_GIT_PATHS, depth + 1)),
-  ]);
-  return [...own, ...nested.flat()];
+  const nested = [
+    ...worktrees.flatMap((name) => protectedGitEntries(path.join(gitDir, 'worktrees', name), paths, depth + 1)),
+    ...modules.flatMap((module) => protectedGitEntries(module, SUBMODULE_GIT_PATHS, depth + 1)),
+  ];
+  return [...own, ...nested];
 }
 
 function under(dir: string, paths: readonly ProtectedPath[]): ProtectedEntry[] {
@@ -64,20 +58,20 @@ function under(dir: string, paths: readonly ProtectedPath[]): ProtectedEntry[] {
 }
 
 /** Submodule git folders below `.git/modules` (a folder with HEAD), looking through name folders. */
-async function moduleGitDirs(dir: string, depth: number): Promise<string[]> {
+function moduleGitDirs(dir: string, depth: number): string[] {
   if (depth >= MAX_DEPTH) return [];
   const found: string[] = [];
-  for (const name of await subdirs(dir)) {
+  for (const name of subdirs(dir)) {
     const child = path.join(dir, name);
-    if ((await kindOf(path.join(child, 'HEAD'))) === 'file') found.push(child);
-    else found.push(...(await moduleGitDirs(child, depth + 1)));
+    if ((kindOf(path.join(child, 'HEAD'))) === 'file') found.push(child);
+    else found.push(...(moduleGitDirs(child, depth + 1)));
   }
   return found;
 }
 
 /** The folder a `commondir` file names, as git resolves it (relative to the git folder). */
-async function commonDirOf(gitDir: string): Promise<string | undefined> {
-  const text = (await readText(path.join(gitDir, 'commondir')))?.replace(/[\r\n]+$/, '');
+function commonDirOf(gitDir: string): string | undefined {
+  const text = (readText(path.join(gitDir, 'commondir')))?.replace(/[\r\n]+$/, '');
   return text === undefined || text === '' ? undefined : realOrUndefined(path.resolve(gitDir, text));
 }
 
@@ -86,9 +80,9 @@ function gitdirOfFile(text: string | undefined, root: string): string | undefine
   return target === undefined ? undefined : path.resolve(root, target);
 }
 
-async function subdirs(dir: string): Promise<string[]> {
+function subdirs(dir: string): string[] {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   } catch {
     return [];
   }

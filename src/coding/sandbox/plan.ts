@@ -1,10 +1,11 @@
 // Turns settings and the session into a SandboxPlan by looking at the file system: which roots
 // exist, which protected paths exist, which secrets are present. Runs before every command, so a
-// .env file created since the last command is masked too. Its one write: a missing git file with
+// .env file created since the last command is masked too. Its probes are synchronous (see
+// fs-probe.ts for the figures). Its one write: a missing git file with
 // a harmless placeholder is created (see PROTECTED_GIT_PATHS), so that it can be mounted read-only.
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
+import { globSync } from 'tinyglobby';
 import type { SandboxPlan } from './argv.js';
 import { kindOf, realOrUndefined } from './fs-probe.js';
 import { protectedGitEntries, rootGit, type ProtectedEntry } from './git-dirs.js';
@@ -51,9 +52,8 @@ interface Protection {
 }
 
 /** Real paths of those that exist. */
-async function existing(paths: string[]): Promise<string[]> {
-  const found = await Promise.all(paths.map(realOrUndefined));
-  return found.filter((p): p is string => p !== undefined);
+function existing(paths: readonly string[]): string[] {
+  return paths.map(realOrUndefined).filter((p): p is string => p !== undefined);
 }
 
 const isUnder = (child: string, parent: string): boolean =>
@@ -61,11 +61,11 @@ const isUnder = (child: string, parent: string): boolean =>
 
 export async function planSandbox(input: PlanInput): Promise<PlanResult> {
   const profile = input.profile ?? 'sandboxed';
-  const workspace = unique(await existing([...input.roots]));
-  const roots = unique([...workspace, ...(profile === 'sandboxed' ? await existing([...input.writableRoots]) : [])]);
+  const workspace = unique(existing(input.roots));
+  const roots = unique([...workspace, ...(profile === 'sandboxed' ? existing(input.writableRoots) : [])]);
   const spec = parseDenyRead(profile === 'guarded' ? [] : input.denyRead, input.home);
-  const scans = await Promise.all(roots.map((root) => scanRoot(root, spec.patterns, spec.exempt)));
-  const secrets = await hidden(unique([...spec.paths, ...scans.flatMap((scan) => scan.secrets)]));
+  const scans = roots.map((root) => scanRoot(root, spec.patterns, spec.exempt));
+  const secrets = hidden(unique([...spec.paths, ...scans.flatMap((scan) => scan.secrets)]));
   const planOf = (writable: string[], guard: Protection): PlanResult => ({
     plan: {
       cwd: input.cwd,
@@ -85,57 +85,57 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
   if (profile === 'contained') return planOf([], guard);
 
   // Protected paths are the workspace's; extra writable folders (caches) are left as they are.
-  await protect(
+  protect(
     workspace.flatMap((root) => PROTECTED_PATHS.map(({ rel, ...rest }) => ({ ...rest, path: path.join(root, rel) }))),
     guard,
   );
   // Missing ones are left alone: a mount point would create a `~/.ssh` nobody asked for.
-  if (profile === 'guarded') guard.readOnly.push(...(await existing([...(input.protectedOutside ?? [])])));
+  if (profile === 'guarded') guard.readOnly.push(...existing(input.protectedOutside ?? []));
   // Every repository in the workspace, not only a root's: git run later in any of them reads
   // that one's config. A mount point cannot be renamed (EBUSY), so binding each git folder onto
   // itself stops a command from moving it aside and building a new one with its own config.
   const gitDirs: string[] = [];
   const repositories = unique(scans.flatMap((scan) => scan.repositories)).filter((home) => workspace.some((root) => isUnder(home, root)));
   for (const home of repositories) {
-    const git = await rootGit(home);
+    const git = rootGit(home);
     // A rewritten `.git` file would point git at a folder the command filled.
     if (git.gitFile !== undefined) guard.readOnly.push(git.gitFile);
     // One outside the writable folders is read-only already (when guarded, nothing is).
     for (const dir of git.gitDirs.filter((d) => profile === 'guarded' || roots.some((r) => isUnder(d, r)))) {
       gitDirs.push(dir);
-      await protect(await protectedGitEntries(dir), guard);
+      protect(protectedGitEntries(dir), guard);
     }
     // What the config points at: inside the writable folders, or anywhere when guarded (if it exists,
     // so that no mount point is made outside the workspace).
     const targets = await gitConfigTargets(home, input.home ?? userHome());
     const outside = targets.filter((t) => !roots.some((r) => isUnder(t.path, r)));
-    await protect(
+    protect(
       targets.filter((t) => roots.some((r) => isUnder(t.path, r))),
       guard,
     );
-    if (profile === 'guarded') guard.readOnly.push(...(await existing(outside.map((t) => t.path))));
+    if (profile === 'guarded') guard.readOnly.push(...existing(outside.map((t) => t.path)));
   }
   return planOf(profile === 'guarded' ? unique(gitDirs) : unique([...roots, ...gitDirs]), guard);
 }
 
 /** Secret paths that exist, as the folders and files to mask. */
-async function hidden(paths: string[]): Promise<{ deniedDirs: string[]; deniedFiles: string[] }> {
-  const kinds = await Promise.all(paths.map(kindOf));
+function hidden(paths: string[]): { deniedDirs: string[]; deniedFiles: string[] } {
+  const kinds = paths.map(kindOf);
   return {
     deniedDirs: paths.filter((_, i) => kinds[i] === 'dir'),
     deniedFiles: paths.filter((_, i) => kinds[i] === 'file'),
   };
 }
 
-/** Sorts entries into the plan's lists, in entry order (the checks run in parallel). */
-async function protect(entries: ProtectedEntry[], out: Protection): Promise<void> {
-  for (const verdict of await Promise.all(entries.map(protection))) {
+/** Sorts entries into the plan's lists, in entry order. */
+function protect(entries: ProtectedEntry[], out: Protection): void {
+  for (const verdict of entries.map(protection)) {
     for (const [list, p] of verdict) out[list].push(p);
   }
 }
 
-async function protection(entry: ProtectedEntry): Promise<[keyof Protection, string][]> {
-  const real = await realOrUndefined(entry.path);
+function protection(entry: ProtectedEntry): [keyof Protection, string][] {
+  const real = realOrUndefined(entry.path);
   if (real !== undefined)
     return real === entry.path
       ? [['readOnly', real]]
@@ -146,26 +146,26 @@ async function protection(entry: ProtectedEntry): Promise<[keyof Protection, str
   if (entry.kind === 'dir' && !entry.leaveMissing) {
     // Mounting needs a mount point, so bwrap leaves an empty folder behind on the host;
     // harmless for .wield/ and hooks/, and it stops a command creating them.
-    return (await kindOf(path.dirname(entry.path))) === 'dir' ? [['emptyReadOnlyDirs', entry.path]] : [['unprotected', entry.path]];
+    return kindOf(path.dirname(entry.path)) === 'dir' ? [['emptyReadOnlyDirs', entry.path]] : [['unprotected', entry.path]];
   }
-  if (entry.placeholder !== undefined && (await placeholder(entry.path, entry.placeholder))) return [['readOnly', entry.path]];
+  if (entry.placeholder !== undefined && placeholder(entry.path, entry.placeholder)) return [['readOnly', entry.path]];
   return [['unprotected', entry.path]];
 }
 
 /** Creates a missing file with harmless content; false when it cannot (or a link is in the way). */
-async function placeholder(file: string, content: string): Promise<boolean> {
+function placeholder(file: string, content: string): boolean {
   try {
-    await writeFile(file, content, { flag: 'wx' });
+    writeFileSync(file, content, { flag: 'wx' });
   } catch (err) {
     // EEXIST: another command made it first (fine) or a dangling link sits there (not fine).
     if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) return false;
   }
-  return (await realOrUndefined(file)) === file;
+  return realOrUndefined(file) === file;
 }
 
 /** Secrets matching the deny patterns, and the folders holding a `.git` (repositories), in one walk. */
-async function scanRoot(root: string, patterns: string[], exempt: string[]): Promise<{ secrets: string[]; repositories: string[] }> {
-  const matches = await glob([...patterns, '**/.git'], {
+function scanRoot(root: string, patterns: string[], exempt: string[]): { secrets: string[]; repositories: string[] } {
+  const matches = globSync([...patterns, '**/.git'], {
     cwd: root,
     absolute: true,
     dot: true,
