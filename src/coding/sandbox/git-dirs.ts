@@ -33,7 +33,7 @@ export function rootGit(root: string): RootGit {
   const gitFile = kind === 'file' ? realOrUndefined(dotGit) : undefined;
   const named = kind === 'dir' ? dotGit : gitdirOfFile(readText(dotGit), root);
   const gitDir = named === undefined ? undefined : realOrUndefined(named);
-  if (gitDir === undefined || (kind === 'file' && (kindOf(gitDir)) !== 'dir')) return { gitFile, gitDirs: [] };
+  if (gitDir === undefined || (kind === 'file' && kindOf(gitDir) !== 'dir')) return { gitFile, gitDirs: [] };
   const common = commonDirOf(gitDir);
   return { gitFile, gitDirs: common === undefined || common === gitDir ? [gitDir] : [gitDir, common] };
 }
@@ -63,15 +63,15 @@ function moduleGitDirs(dir: string, depth: number): string[] {
   const found: string[] = [];
   for (const name of subdirs(dir)) {
     const child = path.join(dir, name);
-    if ((kindOf(path.join(child, 'HEAD'))) === 'file') found.push(child);
-    else found.push(...(moduleGitDirs(child, depth + 1)));
+    if (kindOf(path.join(child, 'HEAD')) === 'file') found.push(child);
+    else found.push(...moduleGitDirs(child, depth + 1));
   }
   return found;
 }
 
 /** The folder a `commondir` file names, as git resolves it (relative to the git folder). */
 function commonDirOf(gitDir: string): string | undefined {
-  const text = (readText(path.join(gitDir, 'commondir')))?.replace(/[\r\n]+$/, '');
+  const text = readText(path.join(gitDir, 'commondir'))?.replace(/[\r\n]+$/, '');
   return text === undefined || text === '' ? undefined : realOrUndefined(path.resolve(gitDir, text));
 }
 
@@ -82,7 +82,9 @@ function gitdirOfFile(text: string | undefined, root: string): string | undefine
 
 function subdirs(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return [];
   }
