@@ -8,15 +8,27 @@
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AnyTool, TouchedPath } from '../../runtime/tool/types.js';
+import type { AnyTool } from '../../runtime/tool/types.js';
 import type { PermissionDecision, PermissionMode, PermissionPolicy, PermissionRequest } from '../../runtime/pipeline/types.js';
-import { coverParts, partsNeedingRules, type Coverage, type PartFacts } from './compound.js';
-import { isShellTool, partVerdicts, tighteningForms, type PartVerdict, type TighteningForms } from './part-verdicts.js';
+import { isShellTool, tighteningForms, type TighteningForms } from './part-verdicts.js';
 import { guardPath, type GuardOptions, type PathVerdict } from './paths.js';
 import { protectedWriteReason } from './protected.js';
-import { matchDomainRule, matchPathRule, parseRule, toolNameMatches, type Rule } from './rules.js';
-import { bashRuleFor, editRuleFor, safeSuggestions } from './suggest.js';
+import { parseRule, toolNameMatches, type Rule } from './rules.js';
+import {
+  allowingRules,
+  describeRule,
+  firstMatch,
+  mayDo,
+  partText,
+  partsOf,
+  suggestionsFor,
+  uncoveredText,
+  type ResolvedPath,
+} from './rule-match.js';
 import type { WieldSettings } from '../settings/load.js';
+
+/** Reasons are clauses that callers join (`…; dontAsk mode denies…`) and end with a period: a tool's message loses its own. */
+const clause = (message: string | undefined): string | undefined => message?.replace(/[.\s]+$/, '');
 
 export interface RuleSet {
   allow: readonly Rule[];
@@ -41,92 +53,6 @@ export interface DecisionContext {
   guard?: (path: string, opts: GuardOptions) => PathVerdict;
 }
 
-type Input = Record<string, unknown>;
-interface ResolvedPath extends TouchedPath {
-  resolved: string;
-}
-
-/** Tools whose rule content is a path pattern; `Edit` and `Write` rules both cover writes. */
-const PATH_RULE_TOOLS = new Set(['Read', 'Edit', 'Write']);
-
-const describe = (rule: Rule) => `\`${rule.text}\` (${rule.source})`;
-
-/** Reasons are clauses that callers join (`…; dontAsk mode denies…`) and end with a period: a tool's message loses its own. */
-const clause = (message: string | undefined): string | undefined => message?.replace(/[.\s]+$/, '');
-
-/** Does a rule speak about this call (or this part of it)? `restrict` widens Read rules to writes. */
-function ruleMatches(rule: Rule, tool: AnyTool, input: Input, paths: readonly ResolvedPath[], restrict: boolean, home: string): boolean {
-  if (rule.content === undefined) return toolNameMatches(rule.tool, tool);
-  if (PATH_RULE_TOOLS.has(rule.tool) && paths.length > 0) {
-    // A denied read must not leak through a write tool that shows the old text.
-    const relevant = paths.filter((p) => (rule.tool === 'Read' ? restrict || p.access === 'read' : p.access === 'write'));
-    return relevant.some((p) => matchPathRule(rule.content as string, p.resolved, { base: rule.base, home }));
-  }
-  if (!toolNameMatches(rule.tool, tool)) return false;
-  if (tool.permissionMatcher) return tool.permissionMatcher(input)(rule.content);
-  if (typeof input.url === 'string') return matchDomainRule(rule.content, input.url);
-  return false;
-}
-
-/** The first rule in `rules` that matches the whole call or any of its parts (or their forms, for deny and ask). */
-function firstMatch(
-  rules: readonly Rule[],
-  tool: AnyTool,
-  input: Input,
-  parts: readonly Input[],
-  paths: readonly ResolvedPath[],
-  home: string,
-): Rule | undefined {
-  const targets = [input, ...parts];
-  return rules.find((rule) => targets.some((t) => ruleMatches(rule, tool, t, t === input ? paths : [], true, home)));
-}
-
-/** The parts of a compound call (a shell line) with what covers each: an allow rule, or being read-only. */
-interface Parts {
-  list: readonly Input[];
-  verdicts: PartVerdict[];
-  facts: PartFacts<Rule>[];
-  cover: Coverage<Rule>;
-}
-
-function partsOf(
-  rules: readonly Rule[],
-  tool: AnyTool,
-  input: Input,
-  list: readonly Input[],
-  session: PermissionRequest['session'],
-  home: string,
-): Parts {
-  const verdicts = partVerdicts(tool, input, list, session);
-  const facts = list.map((part, i) => ({
-    rule: rules.find((r) => r.content !== undefined && ruleMatches(r, tool, part, [], false, home)),
-    readOnly: verdicts[i].readOnly,
-    inShell: verdicts[i].inShell,
-  }));
-  return { list, verdicts, facts, cover: coverParts(facts) };
-}
-
-const partText = (part: Input): string => (typeof part.command === 'string' ? `\`${part.command}\`` : JSON.stringify(part));
-
-/** What no rule covers, for the reason: "`touch y` (`touch` writes files) or `cat a` (…)". */
-function uncoveredText(parts: Parts): string {
-  const { cover, list, verdicts } = parts;
-  const changer = cover.shellChanger === undefined ? '' : partText(list[cover.shellChanger]);
-  return cover.uncovered
-    .map((i) => {
-      const why = verdicts[i].readOnly ? `read-only, but ${changer} runs in the shell and may change what it does` : verdicts[i].reason;
-      return why ? `${partText(list[i])} (${why})` : partText(list[i]);
-    })
-    .join(' or ');
-}
-
-/** What the parts no rule allows may do: read a secret (`cat ~/.ssh/id_rsa`), change things, or both. */
-function mayDo(parts: Parts | undefined): string {
-  const secret = parts?.cover.uncovered.filter((i) => parts.verdicts[i].secret).length ?? 0;
-  if (secret === 0) return 'may change things';
-  return secret === parts?.cover.uncovered.length ? 'may read a secret' : 'may change things or read a secret';
-}
-
 /**
  * A line the analyser could not read (not parsed, nested too deeply) may run anything, so no deny
  * or ask rule on the tool's content can be ruled out: it asks. With no "always allow": allow
@@ -138,67 +64,9 @@ function uncheckedAsk(tool: AnyTool, tightening: TighteningForms, rules: RuleSet
   if (!opaque || !rule) return undefined;
   return {
     behavior: 'ask',
-    reason: `\`${opaque.command}\` cannot be checked against the deny and ask rules (such as ${describe(rule)}): ${opaque.why}`,
+    reason: `\`${opaque.command}\` cannot be checked against the deny and ask rules (such as ${describeRule(rule)}): ${opaque.why}`,
     suggestions: [],
   };
-}
-
-/** Allow rules that together cover the call: every part for shell-like tools, every path for file tools. */
-function allowingRules(
-  rules: readonly Rule[],
-  tool: AnyTool,
-  input: Input,
-  parts: Parts | undefined,
-  paths: readonly ResolvedPath[],
-  home: string,
-): Rule[] | undefined {
-  const whole = rules.find((rule) => rule.content === undefined && toolNameMatches(rule.tool, tool));
-  if (whole) return [whole];
-  if (parts) return parts.cover.allowed ? parts.cover.rules : undefined;
-  if (paths.length > 0) {
-    const used: Rule[] = [];
-    for (const p of paths) {
-      const rule = rules.find(
-        (r) => r.content !== undefined && PATH_RULE_TOOLS.has(r.tool) && ruleMatches(r, tool, input, [p], false, home),
-      );
-      if (!rule) return undefined;
-      if (!used.includes(rule)) used.push(rule);
-    }
-    return used;
-  }
-  const rule = rules.find((r) => r.content !== undefined && ruleMatches(r, tool, input, [], false, home));
-  return rule ? [rule] : undefined;
-}
-
-/**
- * Rules that would allow the call together: one for each part that needs one (read-only parts need
- * none, unless a part the rules let run changes the shell for them: `cd /etc && cat passwd`).
- */
-function suggestionsFor(
-  tool: AnyTool,
-  input: Input,
-  parts: Parts | undefined,
-  paths: readonly ResolvedPath[],
-  ctx: DecisionContext,
-  fromTool?: string[],
-): string[] {
-  const rules: string[] = [...(fromTool ?? [])];
-  if (parts) {
-    for (const i of partsNeedingRules(parts.facts)) {
-      const command = parts.list[i].command;
-      const rule = typeof command === 'string' ? bashRuleFor(command, tool.name, parts.verdicts[i].secret === true) : undefined;
-      if (rule) rules.push(rule);
-    }
-  } else if (paths.some((p) => p.access === 'write')) {
-    for (const p of paths) if (p.access === 'write') rules.push(editRuleFor(p.resolved, ctx.base));
-  } else if (typeof input.url === 'string' && URL.canParse(input.url)) {
-    rules.push(`${tool.name}(domain:${new URL(input.url).hostname})`);
-  } else {
-    rules.push(tool.name);
-  }
-  // Tools that take content rules never get a blanket suggestion.
-  const blanket = parts || tool.permissionMatcher ? [tool.name, ...tool.aliases] : [];
-  return safeSuggestions(rules, blanket);
 }
 
 /**
@@ -267,7 +135,7 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   const targets = [...(partList ?? []), ...tightening.forms.map((command) => ({ ...input, command }))];
 
   const denied = firstMatch(ctx.rules.deny, tool, input, targets, paths, home);
-  if (denied) return deny(`denied by rule ${describe(denied)}`, denied);
+  if (denied) return deny(`denied by rule ${describeRule(denied)}`, denied);
   if (outside.length > 0) return outsideReadAsk(outside, ctx.roots);
 
   const readOnly = tool.isReadOnly(input);
@@ -279,14 +147,14 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
 
   const asked = firstMatch(ctx.rules.ask, tool, input, targets, paths, home);
   if (asked)
-    return { decision: { behavior: 'ask', reason: `rule ${describe(asked)} requires approval`, rule: asked.text }, finalAsk: false };
+    return { decision: { behavior: 'ask', reason: `rule ${describeRule(asked)} requires approval`, rule: asked.text }, finalAsk: false };
 
   if (toolCheck.behavior === 'deny') return deny(clause(toolCheck.message) ?? `${tool.name} refused this input`);
   const unchecked = uncheckedAsk(tool, tightening, ctx.rules);
   if (unchecked) return { decision: unchecked, finalAsk: false };
   const parts = partList && partsOf(ctx.rules.allow, tool, input, partList, req.session, home);
   if (toolCheck.behavior === 'ask') {
-    const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
+    const suggestions = suggestionsFor(tool, input, parts, paths, ctx.base, toolCheck.suggestions);
     return {
       decision: { behavior: 'ask', reason: clause(toolCheck.message) ?? `${tool.name} asks for approval of this input`, suggestions },
       finalAsk: false,
@@ -308,7 +176,7 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
     // rule changed nothing: it runs as that would have run it.
     const allowedBy = ctx.mode === 'bypassPermissions' || sandboxAutoAllows(ctx) ? 'mode' : 'rule';
     return {
-      decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describe).join(', ')}${rest}`, rule: text, allowedBy },
+      decision: { behavior: 'allow', reason: `allowed by rule ${allowed.map(describeRule).join(', ')}${rest}`, rule: text, allowedBy },
       finalAsk: false,
     };
   }
@@ -321,7 +189,7 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
   if (ctx.mode === 'acceptEdits' && !parts && writes.length > 0) {
     return { decision: { behavior: 'allow', reason: 'acceptEdits mode: a file edit inside the workspace' }, finalAsk: false };
   }
-  const suggestions = suggestionsFor(tool, input, parts, paths, ctx, toolCheck.suggestions);
+  const suggestions = suggestionsFor(tool, input, parts, paths, ctx.base, toolCheck.suggestions);
   // Name the parts that are neither allowed nor read-only, and why: "it" would also blame parts a
   // rule allows, and the person or model reading this sees no other explanation.
   const what = parts && parts.cover.uncovered.length > 0 ? uncoveredText(parts) : 'it';
