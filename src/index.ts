@@ -19,9 +19,6 @@ export { ToolRegistry, type PoolOptions } from './runtime/registry/registry.js';
 export { toolSpec } from './runtime/registry/spec.js';
 export type {
   AskPermission,
-  HookHandler,
-  HookInput,
-  HookOutcome,
   PermissionDecision,
   PermissionMode,
   PermissionPolicy,
@@ -29,6 +26,7 @@ export type {
   ToolCallRequest,
   ToolEvent,
 } from './runtime/pipeline/types.js';
+export type { HookEventName, HookHandler, HookInput, HookOutcome } from './runtime/hooks/types.js';
 export { runToolCall } from './runtime/pipeline/run.js';
 export { createRuntime, type RuntimeOptions } from './runtime/pipeline/runtime.js';
 export { allowAll, denyAll } from './runtime/pipeline/policies.js';

@@ -1,6 +1,6 @@
 // The command-line flags (docs/architecture.md, "CLI") and their parsing; light, so start-up stays fast.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { PermissionMode } from '../runtime/pipeline/types.js';
+import { PERMISSION_MODES, type PermissionMode } from '../runtime/pipeline/types.js';
 import type { ProviderName, ReasoningEffort, ReasoningOptions } from '../runtime/providers/types.js';
 import { MIN_THINKING_BUDGET } from '../runtime/providers/reasoning.js';
 
@@ -33,8 +33,6 @@ export interface CliFlags {
   trust?: boolean;
   json?: boolean;
 }
-
-export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'];
 
 /** Commander reducer for repeatable flags. */
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -4,8 +4,9 @@
 // as the reason; any other exit code is a non-blocking error. A timeout kills the hook's whole
 // process group and does not block.
 import { spawn } from 'node:child_process';
-import type { HookEventName, HookInput, HookOutcome } from '../../runtime/pipeline/types.js';
+import type { HookEventName, HookInput, HookOutcome } from '../../runtime/hooks/types.js';
 import type { CommandHookSpec } from '../settings/schema.js';
+import { isRecord } from '../../runtime/util/record.js';
 
 /** Claude Code's default hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -24,10 +25,6 @@ export interface CommandHookOptions {
 const defaultLog = (message: string) => {
   process.stderr.write(`wield: ${message}\n`);
 };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const DECISIONS = new Set(['allow', 'deny', 'ask']);
 

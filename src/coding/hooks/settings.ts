@@ -1,6 +1,6 @@
 // Hooks written in settings files (`hooks.<Event>[].{matcher, hooks[]}`), turned into the
 // HookHandler objects the pipeline runs. Matching by tool name is done by the pipeline (run.ts).
-import type { HookEventName, HookHandler } from '../../runtime/pipeline/types.js';
+import type { HookEventName, HookHandler } from '../../runtime/hooks/types.js';
 import type { HookSettings } from '../settings/schema.js';
 import { runCommandHook, type CommandHookOptions } from './command.js';
 

@@ -2,39 +2,45 @@
 // when a key is left out.
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { HOME_CREDENTIALS } from '../permissions/credentials.js';
 
-export interface SandboxSettings {
+export const sandboxSettingsSchema = z.strictObject({
   /** Run Bash commands inside bubblewrap. Off unless set (settings or `--sandbox`). */
-  enabled?: boolean;
+  enabled: z.boolean().optional(),
   /**
    * With the sandbox on, a Bash call that would ask runs sandboxed without asking (permission
    * engine). Off unless set: such a command may still change or delete the workspace's files and
    * reach the allowed hosts, without anyone having seen it.
    */
-  autoAllowBash?: boolean;
+  autoAllowBash: z.boolean().optional(),
   /** Folders writable inside the sandbox besides the workspace roots (`~/` allowed). */
-  writableRoots?: string[];
+  writableRoots: z.array(z.string()).optional(),
   /**
    * Paths made unreadable, added to DEFAULT_DENY_READ. Absolute or `~/` entries are paths;
    * other entries are file-name patterns searched in the writable roots (`.env.*`, `*.pem`),
    * and `!pattern` exempts names (`!.env.example`).
    */
-  denyRead?: string[];
+  denyRead: z.array(z.string()).optional(),
   /**
    * Hosts reachable from the sandbox, through wield's HTTP(S) proxy (`example.com`, `*.example.com`
    * for subdomains too). Everything else stays unreachable; without hosts there is no network.
    */
-  network?: { allowedHosts?: string[] };
+  network: z.strictObject({ allowedHosts: z.array(z.string()).optional() }).optional(),
   /** bwrap binary; found on PATH when left out. */
-  bwrapPath?: string;
+  bwrapPath: z.string().min(1).optional(),
   /**
    * Commands that run without asking (proven read-only, or allowed by a rule) run contained:
    * nothing writable but a private temp folder, no network, secrets hidden. Default true; needs
    * only bubblewrap, not `enabled`.
    */
-  contain?: boolean;
-}
+  contain: z.boolean().optional(),
+  // Renamed: said plainly rather than as an unknown key.
+  sandboxReadOnly: z.never({ error: 'renamed to sandbox.contain (false runs commands that need no approval uncontained)' }).optional(),
+});
+
+/** The `sandbox` key of settings.json. */
+export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
 
 /**
  * Credentials a command has no business reading: those in the home folder (the list the Bash

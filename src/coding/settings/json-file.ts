@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseJsonWithPositions, type JsonPath, type Position } from '../../runtime/util/json-positions.js';
+import { isRecord } from '../../runtime/util/record.js';
 
 export interface LocatedError {
   file: string;
@@ -41,10 +42,6 @@ export async function readJsonFile(file: string): Promise<JsonFileRead> {
     return { kind: 'error', error: { file, ...parsed.position, message: `invalid JSON: ${parsed.message}` } };
   }
   return { kind: 'ok', value: parsed.value, locate: parsed.locate };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

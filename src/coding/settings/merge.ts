@@ -6,7 +6,8 @@
 import type { PermissionMode } from '../../runtime/pipeline/types.js';
 import { parseRule, type Rule } from '../permissions/rules.js';
 import { expandPath } from '../sandbox/settings.js';
-import type { ContextSettings, HookSettings, SandboxSettings, SettingsFile } from './schema.js';
+import type { SandboxSettings } from '../sandbox/settings.js';
+import type { ContextSettings, HookSettings, SettingsFile } from './schema.js';
 
 export interface WieldSettings {
   permissions: {

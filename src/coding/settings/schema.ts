@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { parseRule } from '../permissions/rules.js';
 import { matcherError } from '../../runtime/hooks/matcher.js';
-
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PermissionRequest', 'UserPromptSubmit', 'Stop'] as const;
+import { HOOK_EVENTS } from '../../runtime/hooks/types.js';
+import { PERMISSION_MODES } from '../../runtime/pipeline/types.js';
+import { sandboxSettingsSchema } from '../sandbox/settings.js';
 
 const ruleString = z.string().superRefine((text, ctx) => {
   const parsed = parseRule(text);
@@ -48,19 +48,7 @@ export const settingsFileSchema = z.strictObject({
   hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(hookGroup)).optional(),
   // Each server's fields are validated by the MCP client; here only "an object per name".
   mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  sandbox: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      autoAllowBash: z.boolean().optional(),
-      writableRoots: z.array(z.string()).optional(),
-      denyRead: z.array(z.string()).optional(),
-      network: z.strictObject({ allowedHosts: z.array(z.string()).optional() }).optional(),
-      bwrapPath: z.string().min(1).optional(),
-      contain: z.boolean().optional(),
-      // Renamed: said plainly rather than as an unknown key.
-      sandboxReadOnly: z.never({ error: 'renamed to sandbox.contain (false runs commands that need no approval uncontained)' }).optional(),
-    })
-    .optional(),
+  sandbox: sandboxSettingsSchema.optional(),
   toolSearch: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   context: z
     .strictObject({
@@ -106,5 +94,4 @@ export type SettingsFile = z.infer<typeof settingsFileSchema>;
 export type HookGroup = z.infer<typeof hookGroup>;
 export type CommandHookSpec = z.infer<typeof commandHook>;
 export type HookSettings = NonNullable<SettingsFile['hooks']>;
-export type SandboxSettings = NonNullable<SettingsFile['sandbox']>;
 export type ContextSettings = NonNullable<SettingsFile['context']>;

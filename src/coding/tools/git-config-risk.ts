@@ -14,6 +14,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
+import { messageOf } from '../../runtime/util/message.js';
 
 /**
  * Config keys (lower-case `section[.subsection].key`) under which git runs a program, reads
@@ -200,7 +201,7 @@ async function runGit(cwd: string, args: string[]): Promise<string | { error: st
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
     const stderr = error instanceof Error && 'stderr' in error ? String(error.stderr).trim().split('\n')[0] : '';
-    return { error: stderr || (error instanceof Error ? error.message : String(error)) };
+    return { error: stderr || messageOf(error) };
   }
 }
 

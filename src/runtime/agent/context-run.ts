@@ -21,6 +21,7 @@ import { messagesTokens, textTokens } from '../context/tokens.js';
 import { fairShares, TURN_BUDGET_SHARE, turnBudgetChars } from '../context/turn-budget.js';
 import type { PriceOverrides } from '../context/pricing.js';
 import { textBlocks } from './history.js';
+import { messageOf } from '../util/message.js';
 
 /** runAgent's `context` option: every part on by default; `false` turns one off. */
 export interface ContextOptions {
@@ -85,7 +86,7 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
   } catch (error) {
     return {
       ok: false,
-      error: `Compaction failed, the session is left as it was: ${error instanceof Error ? error.message : String(error)}`,
+      error: `Compaction failed, the session is left as it was: ${messageOf(error)}`,
       usage,
     };
   }

@@ -4,7 +4,8 @@
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
 import { messageOf } from '../util/message.js';
-import type { HookHandler, HookInput, RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
+import type { RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
+import type { HookHandler, HookInput } from '../hooks/types.js';
 import type { AssistantPart, Message, ModelProvider, PromptCache, ReasoningOptions, StopReason, Usage } from '../providers/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { createBatch } from '../scheduler/batch.js';
@@ -18,6 +19,7 @@ import { agentSpanAttributes, inSpan, startChatSpan } from '../telemetry/agent-s
 import { compactHistory, ContextTracker, promptCache, type ContextOptions } from './context-run.js';
 import { addUsage, costUsd, emptyUsage, priceFor } from '../context/pricing.js';
 import { isContextLimitError } from '../context/limits.js';
+import { isRecord } from '../util/record.js';
 
 export interface ToolSelection {
   tools: AnyTool[];
@@ -383,7 +385,7 @@ export function parseArguments(raw: string): unknown {
   try {
     const parsed: unknown = JSON.parse(raw);
     // Histories need an object here; anything else goes to the pipeline to be reported.
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : raw;
+    return isRecord(parsed) ? parsed : raw;
   } catch {
     return raw;
   }

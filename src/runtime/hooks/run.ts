@@ -1,5 +1,5 @@
 // Runs the hooks that match an event and a tool, and merges their answers into one outcome.
-import type { HookHandler, HookInput, HookOutcome } from '../pipeline/types.js';
+import type { HookHandler, HookInput, HookOutcome } from '../hooks/types.js';
 import { matchesTool } from './matcher.js';
 
 const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;

@@ -4,6 +4,7 @@ import { jsonrepair } from 'jsonrepair';
 import type { JSONSchema } from '../tool/types.js';
 import { fail, typeName, type StageResult } from './outcome.js';
 import { messageOf } from '../util/message.js';
+import { isRecord } from '../util/record.js';
 
 /** Repairing megabytes of garbage is slow and never what the model meant. */
 const MAX_REPAIR_CHARS = 200_000;
@@ -24,13 +25,13 @@ export function parseArguments(raw: unknown, schema: JSONSchema): StageResult<To
   // Some models encode the arguments twice: the object arrives as a JSON string holding the object.
   if (typeof value === 'string' && value.trim().startsWith('{')) {
     const inner = parseJSONText(value, schema);
-    if (inner.ok && isPlainObject(inner.value)) {
+    if (inner.ok && isRecord(inner.value)) {
       value = inner.value;
       notes.push('the arguments were a JSON object encoded as a string and were decoded; send the object itself');
       notes.push(...(inner.notes ?? []));
     }
   }
-  if (!isPlainObject(value)) {
+  if (!isRecord(value)) {
     return fail(
       'invalid_input',
       `Tool arguments must be a JSON object like {"name": value, ...}, but got ${typeName(value)}. ` +
@@ -66,17 +67,13 @@ const PLACEHOLDERS: Record<string, unknown> = { string: '...', number: 1, intege
 
 /** The shape of a call to this tool: its required parameters (or the first few) with placeholders. */
 function exampleArguments(schema: JSONSchema): string {
-  const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, JSONSchema>) : {};
+  const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JSONSchema>) : {};
   const required = Array.isArray(schema.required)
     ? schema.required.filter((name): name is string => typeof name === 'string' && name in properties)
     : [];
   const names = required.length > 0 ? required : Object.keys(properties).slice(0, 3);
   const example = Object.fromEntries(names.map((name) => [name, PLACEHOLDERS[schemaTypes(properties[name])[0] ?? 'string'] ?? '...']));
   return JSON.stringify(example);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function schemaTypes(schema: JSONSchema | undefined): string[] {
@@ -109,7 +106,7 @@ function coerceToSchema(value: unknown, schema: JSONSchema | undefined, path: st
     notes.push(`"${name}" was the number ${value} and was read as a string`);
     return String(value);
   }
-  if (isPlainObject(value) && types.includes('object')) {
+  if (isRecord(value) && types.includes('object')) {
     const properties = (schema.properties ?? {}) as Record<string, JSONSchema>;
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
@@ -142,7 +139,7 @@ function coerceString(text: string, types: string[]): unknown {
   if ((types.includes('object') && trimmed.startsWith('{')) || (types.includes('array') && trimmed.startsWith('['))) {
     try {
       const decoded: unknown = JSON.parse(trimmed);
-      if ((isPlainObject(decoded) && types.includes('object')) || (Array.isArray(decoded) && types.includes('array'))) {
+      if ((isRecord(decoded) && types.includes('object')) || (Array.isArray(decoded) && types.includes('array'))) {
         return decoded;
       }
     } catch {

@@ -1,15 +1,7 @@
 // Types of the call path: the request, the interfaces the pipeline calls out to (permission
 // policy, hooks, asking a person), and the typed events it emits.
-import type {
-  AnyTool,
-  AskUser,
-  AllowBasis,
-  PermissionCheck,
-  SessionState,
-  ToolCallResult,
-  ToolProgress,
-  ToolResultContent,
-} from '../tool/types.js';
+import type { AnyTool, AskUser, AllowBasis, PermissionCheck, SessionState, ToolCallResult, ToolProgress } from '../tool/types.js';
+import type { HookHandler } from '../hooks/types.js';
 
 /** One tool call as the model sent it; input may be a JSON string or an object. */
 export interface ToolCallRequest {
@@ -20,7 +12,9 @@ export interface ToolCallRequest {
 
 // ---------------------------------------------------------------- permissions
 
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
+/** The permission modes, in the order the CLI lists them (Claude Code's names). */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface PermissionRequest {
   tool: AnyTool;
@@ -68,48 +62,6 @@ export type AskPermission = (
   request: { tool: AnyTool; input: Record<string, unknown>; decision: PermissionDecision; toolUseId: string },
   signal: AbortSignal,
 ) => Promise<PermissionAnswer>;
-
-// ---------------------------------------------------------------- hooks
-
-export type HookEventName = 'PreToolUse' | 'PostToolUse' | 'PermissionRequest' | 'UserPromptSubmit' | 'Stop';
-
-export interface HookInput {
-  hook_event_name: HookEventName;
-  session_id: string;
-  cwd: string;
-  tool_name?: string;
-  tool_input?: Record<string, unknown>;
-  tool_use_id?: string;
-  /** PostToolUse: the result the model would get. */
-  tool_response?: ToolResultContent;
-  /** UserPromptSubmit: the prompt. */
-  prompt?: string;
-  /** Stop: true when the agent already continued because of a Stop hook (avoid loops). */
-  stop_hook_active?: boolean;
-}
-
-/** A hook's answer, normalised from Claude Code's JSON protocol or a programmatic hook. */
-export interface HookOutcome {
-  /** Stop the call (PreToolUse) or mark the result blocked (PostToolUse), with a reason for the model. */
-  block?: { reason: string };
-  permissionDecision?: 'allow' | 'deny' | 'ask';
-  permissionDecisionReason?: string;
-  updatedInput?: Record<string, unknown>;
-  additionalContext?: string;
-  /** PostToolUse: replace the result the model gets. */
-  replaceResult?: ToolResultContent;
-  /** Stop the agent altogether (Claude Code's `continue: false`), with a reason for the person. */
-  halt?: { reason: string };
-}
-
-export interface HookHandler {
-  event: HookEventName;
-  /** Tool-name matcher: exact, `a|b`, or a regex; absent or `*` matches all. */
-  matcher?: string;
-  /** For logs and error messages. */
-  name?: string;
-  run(input: HookInput, signal: AbortSignal): Promise<HookOutcome>;
-}
 
 // ---------------------------------------------------------------- events
 

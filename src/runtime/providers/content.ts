@@ -1,12 +1,9 @@
 // Shared pieces of message translation: tool inputs the model sent, tool result text. Pure.
 import type { ContentBlock, ImageBlock } from '../tool/types.js';
 import type { Message, UserPart } from './types.js';
+import { isRecord } from '../util/record.js';
 
 export type ToolResultPart = Extract<UserPart, { type: 'tool_result' }>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Key under which unparseable arguments are sent back, so the model can see what it sent. */
 export const RAW_ARGUMENTS_KEY = 'invalid_json_arguments';

@@ -1,6 +1,8 @@
 // Turning SDK and stream failures into ProviderError with a clear message, and deciding which
 // ones are worth retrying. Pure: the SDK's error classes are passed in, nothing is fetched.
 import { ProviderError } from './types.js';
+import { isRecord } from '../util/record.js';
+import { messageOf } from '../util/message.js';
 
 type ErrorClass = abstract new (...args: never[]) => object;
 
@@ -30,10 +32,6 @@ export interface ClassifiedError {
 }
 
 export const ABORT_MESSAGE = 'The model request was aborted.';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The server's own error text from an error body, in the shapes the dialects use. */
 export function serverMessage(body: unknown): string | undefined {
@@ -79,7 +77,7 @@ function causeText(error: object): string {
     const code = 'code' in cause && typeof cause.code === 'string' ? `${cause.code}: ` : '';
     return `${code}${cause.message}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 export function classifyError(error: unknown, ctx: ErrorContext, sdk: SdkErrorClasses): ClassifiedError {
@@ -110,7 +108,7 @@ export function classifyError(error: unknown, ctx: ErrorContext, sdk: SdkErrorCl
     // An error event inside the stream (e.g. overloaded) carries no HTTP status.
     return { error: new ProviderError(`The ${ctx.label} reported an error mid-stream: ${text}`, undefined, !ctx.yielded) };
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = messageOf(error);
   return {
     error: new ProviderError(
       `The connection to the ${ctx.label} broke before the reply was complete (${detail}).`,

@@ -11,6 +11,7 @@
 //   into structs), `format` values outside a small set are rejected in strict mode, and `const`
 //   is less widely understood than `enum`. Strict mode itself is not enabled.
 import type { JSONSchema } from '../tool/types.js';
+import { isRecord } from '../util/record.js';
 
 export type SchemaTarget = 'anthropic' | 'openai';
 
@@ -36,10 +37,6 @@ const SCHEMA_VALUES = new Set([
 const DROPPED = new Set(['$schema', '$id', '$defs', 'definitions', '$comment', '$anchor']);
 /** Deeper than this, a schema is almost surely a runaway expansion; it becomes "any". */
 const MAX_DEPTH = 40;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function pointerGet(root: Json, ref: string): unknown {
   if (ref === '#') return root;

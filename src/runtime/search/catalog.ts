@@ -2,6 +2,7 @@
 // query files ({query, ...}). Pure: blank lines are skipped, bad lines are reported by number
 // and the rest is kept, so one odd line never stops an evaluation run.
 import { docFromJSON, type ToolDoc } from './doc.js';
+import { messageOf } from '../util/message.js';
 
 export interface LineError {
   line: number;
@@ -17,7 +18,7 @@ function eachJsonLine(text: string, visit: (value: unknown, line: number) => str
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      errors.push({ line: i + 1, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+      errors.push({ line: i + 1, message: `not valid JSON (${messageOf(error)})` });
       return;
     }
     const problem = visit(value, i + 1);

@@ -5,6 +5,7 @@ import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ProviderName, StopReason, Usage } from '../providers/types.js';
 import { GEN_AI } from './tool-spans.js';
 import { tracer } from './tracer.js';
+import { messageOf } from '../util/message.js';
 
 /** The provider names the conventions use (`gen_ai.provider.name`). */
 const PROVIDER: Record<ProviderName, string> = { anthropic: 'anthropic', openai: 'openai', 'openai-responses': 'openai' };
@@ -52,7 +53,7 @@ export function startChatSpan(model: string, provider: ProviderName, maxTokens: 
     },
     fail(error) {
       span.setAttribute(GEN_AI.errorType, error instanceof Error ? error.name : 'error');
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: messageOf(error) });
       span.end();
     },
   };

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseHookStdout, runCommandHook } from '../../../src/coding/hooks/command.js';
 import { hooksFromSettings } from '../../../src/coding/hooks/settings.js';
-import type { HookInput } from '../../../src/runtime/pipeline/types.js';
+import type { HookInput } from '../../../src/runtime/hooks/types.js';
 
 let dir: string;
 const logs: string[] = [];

@@ -10,7 +10,7 @@ import { autoAllowsBash } from '../../../src/coding/sandbox/index.js';
 import { profileFor } from '../../../src/coding/sandbox/wrap.js';
 import { mergeSettings, type SettingsLayer, type WieldSettings } from '../../../src/coding/settings/merge.js';
 import type { SettingsFile } from '../../../src/coding/settings/schema.js';
-import { PERMISSION_MODES } from '../../../src/coding/settings/schema.js';
+import { PERMISSION_MODES } from '../../../src/runtime/pipeline/types.js';
 import { defineTool } from '../../../src/runtime/tool/define.js';
 import type { AnyTool, SessionState } from '../../../src/runtime/tool/types.js';
 

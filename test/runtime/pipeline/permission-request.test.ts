@@ -9,7 +9,7 @@ import { createPolicy } from '../../../src/coding/permissions/engine.js';
 import { parseRule } from '../../../src/coding/permissions/rules.js';
 import { emptySettings } from '../../../src/coding/settings/load.js';
 import { writeTool } from '../../../src/coding/tools/write.js';
-import type { HookHandler, HookOutcome } from '../../../src/runtime/pipeline/types.js';
+import type { HookHandler, HookOutcome } from '../../../src/runtime/hooks/types.js';
 import type { AnyTool } from '../../../src/runtime/tool/types.js';
 import { makeRuntime, textOf } from './helpers.js';
 

@@ -5,7 +5,8 @@ import { defineTool } from '../../../src/runtime/tool/define.js';
 import { ToolError } from '../../../src/runtime/tool/types.js';
 import { runToolCall } from '../../../src/runtime/pipeline/run.js';
 import { denyAll } from '../../../src/runtime/pipeline/policies.js';
-import type { HookHandler, PermissionPolicy } from '../../../src/runtime/pipeline/types.js';
+import type { PermissionPolicy } from '../../../src/runtime/pipeline/types.js';
+import type { HookHandler } from '../../../src/runtime/hooks/types.js';
 import { echoTool, makeRuntime, textOf } from './helpers.js';
 
 const signal = new AbortController().signal;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { runToolCall } from '../../../src/runtime/pipeline/run.js';
 import { toolSpec } from '../../../src/runtime/registry/spec.js';
 import { defineTool } from '../../../src/runtime/tool/define.js';
-import type { HookHandler } from '../../../src/runtime/pipeline/types.js';
+import type { HookHandler } from '../../../src/runtime/hooks/types.js';
 import { makeRuntime, textOf } from './helpers.js';
 
 const seen: Array<{ input: unknown; format?: string; ctxFormat?: string }> = [];

@@ -7,7 +7,7 @@ import { ToolError, type ErrorKind } from '../../../src/runtime/tool/types.js';
 import { runToolCall } from '../../../src/runtime/pipeline/run.js';
 import { runBatch } from '../../../src/runtime/scheduler/batch.js';
 import { denyAll } from '../../../src/runtime/pipeline/policies.js';
-import type { HookHandler } from '../../../src/runtime/pipeline/types.js';
+import type { HookHandler } from '../../../src/runtime/hooks/types.js';
 import { repairHistory } from '../../../src/runtime/agent/history.js';
 import { echoTool, makeRuntime } from '../pipeline/helpers.js';
 
