@@ -28,7 +28,7 @@ export type {
 } from './runtime/pipeline/types.js';
 export type { HookEventName, HookHandler, HookInput, HookOutcome } from './runtime/hooks/types.js';
 export { runToolCall } from './runtime/pipeline/run.js';
-export { createRuntime, type RuntimeOptions } from './runtime/pipeline/runtime.js';
+export { createRuntime, type AgentRuntime, type RuntimeOptions } from './runtime/pipeline/runtime.js';
 export { allowAll, denyAll } from './runtime/pipeline/policies.js';
 export { runBatch, type BatchOptions } from './runtime/scheduler/batch.js';
 export type { Message, ModelProvider, ProviderName, Usage } from './runtime/providers/types.js';

@@ -142,12 +142,10 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         model: config.model,
         messages: [...session.messages, message],
         system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra: extraOf(extra) }),
-        registry: runtime.registry,
         rt: runtime.rt,
         maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
         reasoning: reasoningOf(flags),
         selectTools: (pool, messages) => selectToolsForRequest(pool, messages, runtime.deferral),
-        hooks: runtime.rt.hooks,
         context: contextOptions(runtime.settings, flags),
         signal,
         onEvent: (event) => {

@@ -11,7 +11,8 @@ import { autoAllowsBash, createSandboxWrap, explainSandboxFailure, sandboxStatus
 import { loadBashAnalyzer } from '../coding/bash/index.js';
 import { ToolRegistry } from '../runtime/registry/registry.js';
 import { createRuntime } from '../runtime/pipeline/runtime.js';
-import type { AskPermission, RuntimeContext } from '../runtime/pipeline/types.js';
+import type { AskPermission } from '../runtime/pipeline/types.js';
+import type { AgentRuntime } from '../runtime/pipeline/runtime.js';
 import type { AskUser, SessionState } from '../runtime/tool/types.js';
 import { createSession } from '../runtime/tool/session.js';
 import { builtinTools } from '../coding/tools/index.js';
@@ -48,7 +49,7 @@ export interface CliRuntime {
   registry: ToolRegistry;
   session: SessionState;
   policy: WieldPolicy;
-  rt: RuntimeContext;
+  rt: AgentRuntime;
   /** Things to tell the person (skipped project files, MCP config problems). */
   notices: string[];
   /** The MCP servers as configured, with the entries that were rejected. */

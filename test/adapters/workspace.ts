@@ -11,6 +11,7 @@ import { emptySettings } from '../../src/coding/settings/load.js';
 import { editTool, readTool, writeTool } from '../../src/coding/tools/index.js';
 import { createRuntime } from '../../src/runtime/pipeline/runtime.js';
 import type { RuntimeContext } from '../../src/runtime/pipeline/types.js';
+import type { AgentRuntime } from '../../src/runtime/pipeline/runtime.js';
 import type { HookHandler } from '../../src/runtime/hooks/types.js';
 import { ToolRegistry } from '../../src/runtime/registry/registry.js';
 import { defineTool } from '../../src/runtime/tool/define.js';
@@ -25,7 +26,7 @@ export interface ProbeSpan {
 
 export interface Workspace {
   dir: string;
-  runtime: RuntimeContext;
+  runtime: AgentRuntime;
   spans: ProbeSpan[];
   read(file: string): string;
   file(name: string): string;

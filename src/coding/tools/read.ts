@@ -12,7 +12,7 @@ import { recordFile, resolveInWorkspace, sha256, touched } from './fs-util.js';
 import { looksBinary, sniffImage } from './file-kind.js';
 import { fitImage, IMAGE_MAX_INPUT_BYTES, type FittedImage } from './image-scale.js';
 import { readPage } from './read-page.js';
-import { closestNames } from './similar.js';
+import { similarNames } from './similar.js';
 
 export const READ_MAX_LINES = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -62,7 +62,7 @@ async function openError(error: NodeJS.ErrnoException, file: string, display: st
     } catch {
       return new ToolError(`${display} does not exist, and neither does its folder ${dir}. Check the path (Glob can find files by name).`);
     }
-    const close = closestNames(path.basename(file), names);
+    const close = similarNames(path.basename(file), names);
     const hint = close.length
       ? ` Did you mean ${close.map((name) => JSON.stringify(path.join(path.dirname(display), name))).join(' or ')}?`
       : ' Use Glob or LS to find the right name.';

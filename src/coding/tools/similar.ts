@@ -11,7 +11,7 @@ export function similarity(a: string, b: string): number {
 }
 
 /** The candidates most like `name` (case-insensitive), best first, above a floor. */
-export function closestNames(name: string, candidates: readonly string[], max = 3, floor = 0.5): string[] {
+export function similarNames(name: string, candidates: readonly string[], max = 3, floor = 0.5): string[] {
   const lower = name.toLowerCase();
   return candidates
     .map((candidate) => ({ candidate, score: similarity(lower, candidate.toLowerCase()) }))

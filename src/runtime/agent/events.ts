@@ -50,6 +50,15 @@ export type AgentEvent =
   /** A user message the loop adds to the history: the prompt as sent, or a Stop hook's feedback. */
   | { type: 'user_message'; message: UserMessage; origin: 'prompt' | 'stop_hook' }
   | { type: 'text_delta'; text: string }
+  /** What UserPromptSubmit or Stop hooks did (blocked, halted, added context), or that they failed to run. */
+  | {
+      type: 'loop_hook';
+      event: 'UserPromptSubmit' | 'Stop';
+      outcome: 'block' | 'halt' | 'context' | 'failed';
+      reason?: string;
+      /** Hooks that failed to run (they never block). */
+      errors: string[];
+    }
   /**
    * A tool call's arguments finished streaming; it is handed to the scheduler now, or, when they
    * are not whole JSON, once the reply's stop reason is known (cut off: not run, see cutoff.ts).

@@ -5,12 +5,12 @@ import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { toolSpec } from '../registry/spec.js';
 import { messageOf } from '../util/message.js';
 import type { RuntimeContext, ToolCallRequest, ToolEvent } from '../pipeline/types.js';
-import type { HookHandler, HookInput } from '../hooks/types.js';
+import type { HookInput } from '../hooks/types.js';
 import type { AssistantPart, Message, ModelProvider, PromptCache, ReasoningOptions, StopReason, Usage } from '../providers/types.js';
-import type { ToolRegistry } from '../registry/registry.js';
+import type { AgentRuntime } from '../pipeline/runtime.js';
 import { createBatch } from '../scheduler/batch.js';
 import { interruptedWhileRunning, modelFailedContent } from '../results/errors.js';
-import { runHooks } from '../hooks/run.js';
+import { stopFeedback, submitPrompt } from './loop-hooks.js';
 import type { AgentEvent, AgentResult, AgentStopReason, AssistantMessage, UserMessage } from './events.js';
 import { pairResults, repairHistory, textOf, toolResultsMessage, toolUses, uniqueCallId } from './history.js';
 import { endOfReply, isCompleteJSON, releaseHeld, type HeldCall } from './cutoff.js';
@@ -21,7 +21,8 @@ import { addUsage, costUsd, emptyUsage, priceFor } from '../context/pricing.js';
 import { isContextLimitError } from '../context/limits.js';
 import { isRecord } from '../util/record.js';
 
-export interface ToolSelection {
+/** The tools one request offers, and the system prompt text that goes with them. */
+export interface TurnTools {
   tools: AnyTool[];
   systemPromptSection?: string;
 }
@@ -33,8 +34,11 @@ export interface RunAgentOptions {
   system?: string | ((tools: readonly AnyTool[], extra?: string) => string);
   /** History so far, ending with the new user prompt. */
   messages: readonly Message[];
-  registry: ToolRegistry;
-  rt: RuntimeContext;
+  /**
+   * The runtime (createRuntime): its pool is what the model is offered, its hooks run at the
+   * tools' stages and, for UserPromptSubmit and Stop, in the loop.
+   */
+  rt: AgentRuntime;
   /** Model requests allowed; tool calls of the last one are answered "not run". Default 50. */
   maxTurns?: number;
   signal: AbortSignal;
@@ -44,12 +48,7 @@ export interface RunAgentOptions {
   /** Extended thinking / reasoning effort for every request of the run. */
   reasoning?: ReasoningOptions;
   /** Picks the turn's tools (ToolSearch); default: the registry's whole pool. */
-  selectTools?: (pool: AnyTool[], messages: readonly Message[]) => ToolSelection;
-  /**
-   * Hooks for the loop's own events: UserPromptSubmit (before the prompt is sent) and Stop (when
-   * the model is about to finish). Tool hooks run in the pipeline, through rt.hooks.
-   */
-  hooks?: readonly HookHandler[];
+  selectTools?: (pool: AnyTool[], messages: readonly Message[]) => TurnTools;
   /** The context as a managed resource: window, prompt caching, prices, turn budget, clearing, compaction. */
   context?: ContextOptions;
 }
@@ -113,7 +112,8 @@ async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
     cwd: rt.session.cwd,
   });
 
-  const submitted = await submitPrompt(options, hookInput('UserPromptSubmit'));
+  const loopHooks = { hooks: rt.hooks, signal: options.signal, emit };
+  const submitted = await submitPrompt(loopHooks, options.messages, hookInput('UserPromptSubmit'));
   const messages = repairHistory(submitted.messages);
   const seenIds = new Set(messages.flatMap((message) => toolUses(message).map((use) => use.id)));
 
@@ -231,7 +231,7 @@ async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
       const feedback =
         lastTurn || stopContinuations >= MAX_STOP_CONTINUATIONS
           ? undefined
-          : await stopFeedback(options, { ...hookInput('Stop'), stop_hook_active: stopContinuations > 0 });
+          : await stopFeedback(loopHooks, { ...hookInput('Stop'), stop_hook_active: stopContinuations > 0 });
       if (options.signal.aborted) return finish('aborted');
       if (feedback === undefined) {
         const end = endOfReply(outcome.stopReason);
@@ -303,7 +303,7 @@ async function runTurn(
         parts.push(event.part);
       } else if (event.type === 'tool_call_end') {
         const id = uniqueCallId(event.id, seenIds);
-        const input = parseArguments(event.input);
+        const input = decodeStreamedArguments(event.input);
         parts.push({ type: 'tool_use', id, name: event.name, input });
         calls.push({ id, name: event.name });
         emit({ type: 'tool_call', id, name: event.name, input });
@@ -332,44 +332,8 @@ async function runTurn(
   return { assistant: { role: 'assistant', content: parts }, results: pairResults(calls, finished, missing), stopReason, usage, error };
 }
 
-interface SubmittedPrompt {
-  messages: readonly Message[];
-  /** The new prompt as sent (with hook context), to record; absent when the history ends otherwise. */
-  prompt?: UserMessage;
-  /** A UserPromptSubmit hook's reason for stopping the prompt. */
-  blocked?: string;
-}
-
-/**
- * Runs UserPromptSubmit hooks on the prompt that ends the history: a block drops the prompt
- * (it is never sent nor kept), added context travels with it.
- */
-async function submitPrompt(options: RunAgentOptions, input: HookInput): Promise<SubmittedPrompt> {
-  const last = options.messages.at(-1);
-  if (last?.role !== 'user') return { messages: options.messages };
-  const text = last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-  if (text === '' || !options.hooks?.length) return { messages: options.messages, prompt: last };
-  const outcome = await runHooks(options.hooks, { ...input, prompt: text }, options.signal);
-  if (outcome.block) return { messages: options.messages.slice(0, -1), blocked: outcome.block.reason };
-  const prompt: UserMessage = outcome.additionalContext
-    ? {
-        role: 'user',
-        content: [...last.content, { type: 'text', text: `Context added by a UserPromptSubmit hook:\n${outcome.additionalContext}` }],
-      }
-    : last;
-  return { messages: [...options.messages.slice(0, -1), prompt], prompt };
-}
-
-/** What a blocking Stop hook wants the model to do next, or undefined to let the turn end. */
-async function stopFeedback(options: RunAgentOptions, input: HookInput): Promise<string | undefined> {
-  if (!options.hooks?.length) return undefined;
-  const outcome = await runHooks(options.hooks, input, options.signal);
-  // `continue: false` (halt) means stop now, whatever a block asks.
-  return outcome.block && !outcome.halt ? `A Stop hook asked you to continue: ${outcome.block.reason}` : undefined;
-}
-
-function chooseTools(options: RunAgentOptions, messages: readonly Message[]): ToolSelection {
-  const pool = options.registry.pool();
+function chooseTools(options: RunAgentOptions, messages: readonly Message[]): TurnTools {
+  const pool = options.rt.pool();
   return options.selectTools ? options.selectTools(pool, messages) : { tools: pool };
 }
 
@@ -380,7 +344,7 @@ function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: s
 }
 
 /** The parsed object when the streamed JSON is a valid object ('' means no arguments), else the raw text for the pipeline to repair. */
-export function parseArguments(raw: string): unknown {
+export function decodeStreamedArguments(raw: string): unknown {
   if (raw.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(raw);

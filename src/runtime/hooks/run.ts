@@ -1,6 +1,7 @@
 // Runs the hooks that match an event and a tool, and merges their answers into one outcome.
 import type { HookHandler, HookInput, HookOutcome } from '../hooks/types.js';
 import { matchesTool } from './matcher.js';
+import { messageOf } from '../util/message.js';
 
 const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
 
@@ -36,9 +37,7 @@ export async function runHooks(
   const contexts: string[] = [];
   for (const entry of outcomes) {
     if ('error' in entry) {
-      merged.errors.push(
-        `hook ${entry.handler.name ?? entry.handler.matcher ?? entry.handler.event} failed: ${String((entry.error as Error)?.message ?? entry.error)}`,
-      );
+      merged.errors.push(`hook ${entry.handler.name ?? entry.handler.matcher ?? entry.handler.event} failed: ${messageOf(entry.error)}`);
       continue;
     }
     const { outcome } = entry;

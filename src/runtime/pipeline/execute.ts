@@ -32,48 +32,48 @@ export async function finalizeCall(
 ): Promise<ToolCallResult> {
   const { request } = prepared;
   const toolName = prepared.tool?.name ?? request.name;
-  let content: ToolResultContent;
+  let modelResult: ToolResultContent;
   // The kind of an error the runtime wrote; an error result of the tool's own is tool_failed.
   let errorKind: ErrorKind | undefined;
   let display: string | undefined;
   if (prepared.kind === 'settled') {
-    content = prepared.result;
+    modelResult = prepared.result;
     errorKind = prepared.result.errorKind;
   } else if (!execution?.ok) {
     const failed = execution?.result ?? interruptedWhileRunning();
-    content = failed;
+    modelResult = failed;
     errorKind = failed.errorKind;
   } else {
     try {
       const { tool, format } = prepared;
       // The budget applies after the format: a concise result is cut (and spilled) by its own, tighter budget.
       const maxChars = formatBudget(tool.maxResultChars, tool.responseFormats, format);
-      content = tool.toModel(execution.output, { maxChars }, format);
+      modelResult = tool.toModel(execution.output, { maxChars }, format);
       display = tool.toDisplay?.(execution.output);
-      content = await applyBudget(content, maxChars, rt.session, toolName, (spill) =>
+      modelResult = await applyBudget(modelResult, maxChars, rt.session, toolName, (spill) =>
         rt.emit?.({ type: 'result_budgeted', toolUseId: request.id, toolName, ...spill }),
       );
     } catch (error) {
-      content = errorContent('tool_failed', `${toolName} ran, but its result could not be prepared for you (${messageOf(error)}).`);
+      modelResult = errorContent('tool_failed', `${toolName} ran, but its result could not be prepared for you (${messageOf(error)}).`);
     }
   }
   if (prepared.kind === 'ready') {
-    const before = content;
-    content = await postHooks(prepared, content, rt, signal);
-    if (content.isError && !before.isError) errorKind = 'hook_blocked';
+    const before = modelResult;
+    modelResult = await postHooks(prepared, modelResult, rt, signal);
+    if (modelResult.isError && !before.isError) errorKind = 'hook_blocked';
   }
   const notes = prepared.kind === 'ready' ? prepared.notes : [];
   if (notes.length > 0) {
-    content = { ...content, content: [...content.content, { type: 'text', text: `[wield: ${notes.join('; ')}]` }] };
+    modelResult = { ...modelResult, content: [...modelResult.content, { type: 'text', text: `[wield: ${notes.join('; ')}]` }] };
   }
-  const isError = content.isError === true;
+  const isError = modelResult.isError === true;
   const result: ToolCallResult = {
     toolUseId: request.id,
     toolName,
-    content: content.content.length > 0 ? content.content : [{ type: 'text', text: '(no output)' }],
+    content: modelResult.content.length > 0 ? modelResult.content : [{ type: 'text', text: '(no output)' }],
     isError,
     ...(isError ? { errorKind: errorKind ?? 'tool_failed' } : {}),
-    structured: content.structured,
+    structured: modelResult.structured,
     display,
     durationMs: performance.now() - prepared.startedAt,
   };
@@ -81,7 +81,12 @@ export async function finalizeCall(
   return result;
 }
 
-async function postHooks(call: ReadyCall, content: ToolResultContent, rt: RuntimeContext, signal: AbortSignal): Promise<ToolResultContent> {
+async function postHooks(
+  call: ReadyCall,
+  modelResult: ToolResultContent,
+  rt: RuntimeContext,
+  signal: AbortSignal,
+): Promise<ToolResultContent> {
   const extra = [...call.hookContext];
   if (rt.hooks && rt.hooks.length > 0) {
     const hooks = await runHooks(
@@ -93,15 +98,15 @@ async function postHooks(call: ReadyCall, content: ToolResultContent, rt: Runtim
         tool_name: call.tool.name,
         tool_input: call.input,
         tool_use_id: call.request.id,
-        tool_response: content,
+        tool_response: modelResult,
       },
       signal,
     );
     reportHooks(rt, call.request.id, call.tool.name, 'PostToolUse', hooks);
-    if (hooks.replaceResult) content = hooks.replaceResult;
+    if (hooks.replaceResult) modelResult = hooks.replaceResult;
     if (hooks.block) extra.push(`A PostToolUse hook flagged this result: ${hooks.block.reason}`);
     if (hooks.additionalContext) extra.push(hooks.additionalContext);
   }
-  if (extra.length === 0) return content;
-  return { ...content, content: [...content.content, ...extra.map((text) => ({ type: 'text' as const, text }))] };
+  if (extra.length === 0) return modelResult;
+  return { ...modelResult, content: [...modelResult.content, ...extra.map((text) => ({ type: 'text' as const, text }))] };
 }

@@ -1,4 +1,5 @@
 // Builds the RuntimeContext the pipeline needs from a registry and a session.
+import type { AnyTool } from '../tool/types.js';
 import type { RuntimeContext } from './types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { withToolSpans } from '../telemetry/tool-spans.js';
@@ -6,12 +7,19 @@ import { tracingOn } from '../telemetry/tracer.js';
 
 export type RuntimeOptions = Omit<RuntimeContext, 'resolveTool' | 'toolNames'> & { registry: ToolRegistry };
 
-export function createRuntime(options: RuntimeOptions): RuntimeContext {
+/** A runtime an agent loop can drive: the call path's context and the tools to offer the model. */
+export interface AgentRuntime extends RuntimeContext {
+  /** The tools to offer, in stable order (the registry's pool). */
+  pool(): AnyTool[];
+}
+
+export function createRuntime(options: RuntimeOptions): AgentRuntime {
   const { registry, ...rest } = options;
   return {
     ...rest,
     resolveTool: (name) => registry.get(name),
     toolNames: () => registry.names(),
+    pool: () => registry.pool(),
   };
 }
 

@@ -135,7 +135,6 @@ describe('runAgent with replies that stop short', () => {
       provider,
       model: 'm',
       messages: [prompt('go')],
-      registry: h.registry,
       rt: h.rt,
       signal: new AbortController().signal,
     });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_STOP_CONTINUATIONS } from '../../../src/runtime/agent/loop.js';
+import type { HookHandler } from '../../../src/runtime/hooks/types.js';
 import { hooksFromSettings } from '../../../src/coding/hooks/settings.js';
 import type { HookSettings } from '../../../src/coding/settings/schema.js';
 import { callTools, expectPaired, harness, prompt, reply, runScripted, type ScriptedTurn } from './scripted.js';
@@ -18,8 +19,8 @@ function script(dir: string, name: string, body: string): string {
 
 async function run(turns: ScriptedTurn[], hooks: (dir: string) => HookSettings) {
   const h = harness();
-  const hookSet = hooksFromSettings(hooks(h.cwd), { cwd: h.cwd, log: () => undefined });
-  const { result, provider, events } = await runScripted(turns, { h, model: 'm', messages: [prompt('fix the bug')], hooks: hookSet });
+  h.rt.hooks = hooksFromSettings(hooks(h.cwd), { cwd: h.cwd, log: () => undefined });
+  const { result, provider, events } = await runScripted(turns, { h, model: 'm', messages: [prompt('fix the bug')] });
   return { result, provider, events, cwd: h.cwd };
 }
 
@@ -82,6 +83,29 @@ describe('UserPromptSubmit hooks', () => {
     expect(sent).toContain('tests: 3 failing');
     // The prompt as sent is what the session records.
     expect(events.find((e) => e.type === 'user_message')).toMatchObject({ origin: 'prompt', message: provider.requests[0].messages[0] });
+  });
+});
+
+describe('hooks that fail to run', () => {
+  it('a UserPromptSubmit or Stop hook that throws lets the run go on and is reported as a loop_hook event', async () => {
+    const h = harness();
+    const crash = (event: 'UserPromptSubmit' | 'Stop'): HookHandler => ({
+      event,
+      name: `${event}-crash`,
+      run: async () => {
+        throw new Error(`${event} boom`);
+      },
+    });
+    h.rt.hooks = [crash('UserPromptSubmit'), crash('Stop')];
+    const { result, provider, events } = await runScripted([reply('ok')], { h, model: 'm', messages: [prompt('fix the bug')] });
+    expect(result.stopReason).toBe('end_turn');
+    expect(provider.requests).toHaveLength(1);
+    const reported = events.flatMap((e) => (e.type === 'loop_hook' ? [e] : []));
+    expect(reported.map((e) => [e.event, e.outcome])).toEqual([
+      ['UserPromptSubmit', 'failed'],
+      ['Stop', 'failed'],
+    ]);
+    expect(reported[0].errors).toEqual(['hook UserPromptSubmit-crash failed: UserPromptSubmit boom']);
   });
 });
 

@@ -174,7 +174,6 @@ describe('runAgent', () => {
       provider,
       model: 'm',
       messages: history,
-      registry: h.registry,
       rt: h.rt,
       signal: new AbortController().signal,
     });

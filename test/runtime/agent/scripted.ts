@@ -11,6 +11,7 @@ import { ToolRegistry } from '../../../src/runtime/registry/registry.js';
 import { createRuntime } from '../../../src/runtime/pipeline/runtime.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
 import type { RuntimeContext } from '../../../src/runtime/pipeline/types.js';
+import type { AgentRuntime } from '../../../src/runtime/pipeline/runtime.js';
 import { runAgent, type RunAgentOptions } from '../../../src/runtime/agent/loop.js';
 import type { AgentEvent } from '../../../src/runtime/agent/events.js';
 import {
@@ -121,7 +122,7 @@ export const noteTool = defineTool({
 
 export interface Harness {
   registry: ToolRegistry;
-  rt: RuntimeContext;
+  rt: AgentRuntime;
   cwd: string;
 }
 
@@ -146,7 +147,6 @@ export async function runScripted(turns: ScriptedTurn[], options: Partial<RunAge
     provider,
     model: 'test-model',
     messages: [prompt('go')],
-    registry: h.registry,
     rt: h.rt,
     signal: new AbortController().signal,
     onEvent: (event) => events.push(event),

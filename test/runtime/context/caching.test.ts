@@ -24,7 +24,7 @@ function readScript(files: string[]): ScriptStep[] {
 }
 
 async function session(dialect: ProviderName, model: string, turns = 4) {
-  const { registry, rt, cwd } = harness([readTool()]);
+  const { rt, cwd } = harness([readTool()]);
   const files = Array.from({ length: turns }, (_, i) => {
     const file = path.join(cwd, `f${i}.txt`);
     writeFileSync(file, `line ${i}\n`.repeat(200));
@@ -37,7 +37,6 @@ async function session(dialect: ProviderName, model: string, turns = 4) {
     provider,
     model,
     messages: [prompt('Read the files one by one.')],
-    registry,
     rt,
     signal: new AbortController().signal,
     onEvent: (e) => events.push(e),
@@ -109,14 +108,13 @@ describe.each(DIALECTS.filter((d) => d !== 'anthropic'))('%s prompt caching', (d
 
 describe('no cache option', () => {
   it('sends no breakpoints and no prompt_cache_key when caching is turned off', async () => {
-    const { registry, rt } = harness([readTool()]);
+    const { rt } = harness([readTool()]);
     standin = await startStandin({ dialect: 'anthropic', script: [{ text: 'hi' }] });
     const provider = await providerFor('anthropic', standin.url);
     await runAgent({
       provider,
       model: 'm',
       messages: [prompt('hi')],
-      registry,
       rt,
       signal: new AbortController().signal,
       context: { cache: false },

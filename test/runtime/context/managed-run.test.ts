@@ -35,7 +35,7 @@ async function run(
   files: Record<string, string>,
 ) {
   const { standin: standinOptions, ...agentOptions } = options;
-  const { registry, rt, cwd } = harness([readTool(), editTool()]);
+  const { rt, cwd } = harness([readTool(), editTool()]);
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(cwd, name), text);
   standin = await startStandin({ dialect, script: script(cwd), countTokens: true, ...standinOptions });
   const provider = await providerFor(dialect, standin.url);
@@ -44,7 +44,6 @@ async function run(
     provider,
     model: 'claude-haiku-4-5',
     messages: [prompt('Work through the files.')],
-    registry,
     rt,
     signal: new AbortController().signal,
     onEvent: (e) => events.push(e),

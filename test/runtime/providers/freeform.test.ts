@@ -45,7 +45,6 @@ async function session(dialect: ProviderName, script: ScriptStep[]) {
     provider: await providerFor(dialect, standin.url),
     model: 'standin-model',
     messages: [{ role: 'user', content: [{ type: 'text', text: 'count the fruit' }] }],
-    registry,
     rt,
     signal: new AbortController().signal,
   });

@@ -145,7 +145,6 @@ describe('agent spans', () => {
       provider: model,
       model: 'scripted-1',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-      registry,
       rt: ws.runtime,
       signal,
     });
