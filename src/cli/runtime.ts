@@ -7,7 +7,15 @@ import { untold } from '../coding/settings/trust.js';
 import { loadCliSettings } from './settings.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
-import { autoAllowsBash, createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../coding/sandbox/index.js';
+import {
+  autoAllowsBash,
+  createSandboxWrap,
+  explainSandboxFailure,
+  noSandboxNotice,
+  SANDBOX_CHECKED,
+  sandboxStatus,
+  type SandboxWrap,
+} from '../coding/sandbox/index.js';
 import { loadBashAnalyzer } from '../coding/bash/index.js';
 import { ToolRegistry } from '../runtime/registry/registry.js';
 import { createRuntime } from '../runtime/pipeline/runtime.js';
@@ -79,6 +87,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   });
   session.dir = sessionArtefactsDir(session.id, env);
   const sandbox = await sandboxFor(settings, session, home, [wieldHome(env)], notices);
+  if (!settings.sandbox.enabled) notices.push(...(await noSandboxOnce(options.cwd, loaded, wieldHome(env))));
 
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
@@ -178,6 +187,21 @@ async function ignoredNotices(cwd: string, loaded: LoadedSettings, home: string)
     `this project is not trusted, so only the deny and ask rules of its files apply; ignored: ${news.join('; ')}. ` +
       'Run `wield trust` to trust it (--trust for one run). Said once for this folder.',
   ];
+}
+
+/**
+ * Where no sandbox can run, the first run in a folder says what that means (with the sandbox on,
+ * sandboxFor says it every run). Probed once per folder (~40 ms), not on every start.
+ */
+async function noSandboxOnce(cwd: string, loaded: LoadedSettings, home: string): Promise<string[]> {
+  if (loaded.project.noticed?.includes(SANDBOX_CHECKED)) return [];
+  const status = await sandboxStatus(loaded.settings.sandbox);
+  try {
+    await updateProjectRecord(projectsFile(home), cwd, (record) => ({ ...record, noticed: [...(record.noticed ?? []), SANDBOX_CHECKED] }));
+  } catch {
+    // Not remembered: looked at again next run.
+  }
+  return status.available ? [] : [noSandboxNotice(status.reason)];
 }
 
 /**

@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { doctorChecks, formatChecks, register } from '../../../src/cli/commands/sandbox.js';
 import { addRuntimeOptions } from '../../../src/cli/options.js';
+import { createCliRuntime } from '../../../src/cli/runtime.js';
 
 interface Outcome {
   code: number | undefined;
@@ -58,6 +59,27 @@ describe('wield sandbox status / doctor', () => {
     expect(report.enabled).toBe(false);
     expect(report.features.networkAllowList).toBe(report.available);
     expect(code).toBe(report.available ? 0 : 1);
+  });
+
+  it('where no sandbox can run, the first run in a folder says nothing is contained; the next run does not', async () => {
+    mkdirSync(path.join(home, '.wield'));
+    // The sandbox is off (the default): containment alone would have used it.
+    writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify({ sandbox: { bwrapPath: path.join(home, 'no-bwrap') } }));
+    const cwd = mkdtempSync(path.join(home, 'project-'));
+    const env = { PATH: process.env.PATH, HOME: home, WIELD_HOME: home };
+    const first = await createCliRuntime({ cwd, flags: {}, env });
+    await first.close();
+    const notice = first.notices.find((n) => n.startsWith('no sandbox here'));
+    expect(notice).toMatch(/not an executable file/);
+    expect(notice).toMatch(/Nothing is contained/);
+    expect(notice).toMatch(/resolves the paths and globs/);
+    const second = await createCliRuntime({ cwd, flags: {}, env });
+    await second.close();
+    expect(second.notices.filter((n) => n.startsWith('no sandbox here'))).toEqual([]);
+    // Another folder is told too.
+    const other = await createCliRuntime({ cwd: mkdtempSync(path.join(home, 'other-')), flags: {}, env });
+    await other.close();
+    expect(other.notices.some((n) => n.startsWith('no sandbox here'))).toBe(true);
   });
 
   it('status with a bwrapPath setting that does not exist: UNAVAILABLE, how to fix it, exit 1', async () => {
