@@ -29,6 +29,8 @@ export interface HttpServeOptions {
   maxSessions?: number;
   /** A session without requests for this long is closed (default 15 min). */
   idleTimeoutMs?: number;
+  /** When the table is full, only a session idle this long may make room (default 60 s). */
+  evictionGraceMs?: number;
   /** Largest request body accepted (default 1 MiB); larger ones get 413. */
   maxBodyBytes?: number;
 }
@@ -82,6 +84,7 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
   const sessions = new SessionTable<HttpSession>({
     maxSessions: http.maxSessions ?? DEFAULT_MAX_SESSIONS,
     idleTimeoutMs: http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    evictionGraceMs: http.evictionGraceMs,
   });
 
   async function open(): Promise<HttpSession> {
@@ -112,17 +115,32 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
       return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token the gateway was started with');
     }
     const sessionId = req.headers['mcp-session-id'];
-    let session: HttpSession | undefined;
     if (typeof sessionId === 'string') {
-      session = sessions.get(sessionId);
+      const session = sessions.get(sessionId);
       if (!session) return reject(res, 404, 'Session not found (closed, or evicted after being idle): initialize a new session');
-    } else if (req.method === 'POST') {
-      if (!(await sessions.makeRoom()))
-        return reject(res, 503, `Too many sessions: all ${sessions.limits.maxSessions} are busy; retry later or close idle clients`);
-      session = await open();
-    } else {
-      return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');
+      return forward(session, req, res);
     }
+    if (req.method !== 'POST')
+      return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');
+    // The place is held from here until the session is in the table (or never started).
+    const place = sessions.reserve();
+    if (!place.ok) {
+      res.setHeader('retry-after', String(Math.ceil(place.retryAfterMs / 1000)));
+      return reject(res, 503, `Too many sessions: all ${sessions.limits.maxSessions} are in use; retry later or close idle clients`);
+    }
+    try {
+      const session = await open();
+      await forward(session, req, res, () => {
+        place.release();
+        // A POST that did not start a session (not an initialize request) leaves nothing to keep.
+        if (session.transport.sessionId === undefined) void session.server.close();
+      });
+    } finally {
+      place.release();
+    }
+  }
+
+  async function forward(session: HttpSession, req: IncomingMessage, res: ServerResponse, handled?: () => void): Promise<void> {
     const done = sessions.begin(session);
     const abort = new AbortController();
     res.on('close', () => {
@@ -130,8 +148,7 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
       abort.abort();
     });
     const response = await session.transport.handleRequest(toWebRequest(req, `http://${req.headers.host ?? 'gateway'}`, abort.signal));
-    // A POST that did not start a session (not an initialize request) leaves nothing to keep.
-    if (typeof sessionId !== 'string' && session.transport.sessionId === undefined) void session.server.close();
+    handled?.();
     await sendWebResponse(response, res);
   }
 

@@ -165,15 +165,20 @@ describe('limits', () => {
     await expect.poll(() => idle.sessionCount(), { timeout: 5_000, interval: 100 }).toBe(0);
     expect((await gone.request('tools/list', {}).response).status).toBe(404);
 
-    const small = await gateway(allowAll, { maxSessions: 2, maxBodyBytes: 10_000 });
+    const small = await gateway(allowAll, { maxSessions: 2, maxBodyBytes: 10_000, evictionGraceMs: 100 });
     const first = new RawMcpClient(small.url as string);
     await first.initialize();
-    for (let i = 0; i < 3; i++) await new RawMcpClient(small.url as string).initialize();
-    expect(small.sessionCount()).toBe(2);
-    // The least recently used session made room.
-    expect((await first.request('tools/list', {}).response).status).toBe(404);
+    await new RawMcpClient(small.url as string).initialize();
+    // Both were active within the grace: a third client waits, it does not take a live session.
+    const refused = await new RawMcpClient(small.url as string).initialize();
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
     const fresh = new RawMcpClient(small.url as string);
-    await fresh.initialize();
+    expect((await fresh.initialize()).status).toBe(200);
+    expect(small.sessionCount()).toBe(2);
+    // The least recently used session past the grace made room.
+    expect((await first.request('tools/list', {}).response).status).toBe(404);
     const huge = await fresh.post({
       jsonrpc: '2.0',
       id: 99,
@@ -181,6 +186,36 @@ describe('limits', () => {
       params: { name: 'Echo', arguments: { text: 'x'.repeat(20_000) } },
     });
     expect(huge.status).toBe(413);
+  });
+
+  it('a full table never takes a live session: 50 clients against 20 sessions get 503 at initialize, never 404 mid-call', async () => {
+    const small = await gateway(allowAll, { maxSessions: 20 });
+    let most = 0;
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const client = new Client({ name: `load${i}`, version: '1' });
+        try {
+          await client.connect(new StreamableHTTPClientTransport(new URL(small.url as string)));
+        } catch (error) {
+          return String(error).includes('Too many sessions') ? 'refused' : `connect: ${String(error)}`;
+        }
+        try {
+          for (let k = 0; k < 3; k++) {
+            most = Math.max(most, small.sessionCount());
+            const result = await client.callTool({ name: 'Pwd', arguments: {} });
+            if (result.isError) return `call: ${text(result as { content: unknown[] })}`;
+          }
+          return 'served';
+        } catch (error) {
+          return `call: ${String(error)}`;
+        } finally {
+          await client.close();
+        }
+      }),
+    );
+    expect(outcomes.filter((o) => o !== 'served' && o !== 'refused')).toEqual([]);
+    expect(outcomes.filter((o) => o === 'served').length).toBeGreaterThanOrEqual(20);
+    expect(most).toBeLessThanOrEqual(20);
   });
 
   it('a cancelled call gets no answer and its stream closes', async () => {

@@ -1,7 +1,6 @@
-// Who may reach the HTTP gateway (Host, Origin) and how long sessions live: pure decisions.
+// Who may reach the HTTP gateway (Host, Origin): pure decisions.
 import { describe, expect, it } from 'vitest';
 import { allowedHostnames, checkRequestHeaders, isLoopback } from '../../../src/runtime/mcp/http-guard.js';
-import { idleSessions, sessionToEvict } from '../../../src/runtime/mcp/http-sessions.js';
 
 describe('loopback and Host/Origin checks', () => {
   it('a loopback name is exact: 127.0.0.1.<anything> is a DNS name anyone can point anywhere', () => {
@@ -38,33 +37,5 @@ describe('loopback and Host/Origin checks', () => {
     const hosts = allowedHostnames('192.168.1.5');
     expect(checkRequestHeaders({ host: 'evil.example', origin: undefined, hosts, checkOrigin: false }).ok).toBe(false);
     expect(checkRequestHeaders({ host: '192.168.1.5:80', origin: 'https://any.example', hosts, checkOrigin: false }).ok).toBe(true);
-  });
-});
-
-describe('session limits', () => {
-  const limits = { maxSessions: 3, idleTimeoutMs: 1_000 };
-  it('evicts sessions idle past the timeout, never one with a request in flight', () => {
-    const sessions = [
-      { id: 'old', lastSeen: 0, busy: 0 },
-      { id: 'streaming', lastSeen: 0, busy: 1 },
-      { id: 'recent', lastSeen: 1_500, busy: 0 },
-    ];
-    expect(idleSessions(sessions, 2_000, limits)).toEqual(['old']);
-  });
-
-  it('makes room by closing the least recently used idle session; refuses when all are busy', () => {
-    expect(sessionToEvict([{ id: 'a', lastSeen: 0, busy: 0 }], limits)).toEqual({ evict: undefined, full: false });
-    const full = [
-      { id: 'a', lastSeen: 5, busy: 0 },
-      { id: 'b', lastSeen: 1, busy: 0 },
-      { id: 'c', lastSeen: 0, busy: 2 },
-    ];
-    expect(sessionToEvict(full, limits)).toEqual({ evict: 'b', full: false });
-    expect(
-      sessionToEvict(
-        full.map((s) => ({ ...s, busy: 1 })),
-        limits,
-      ),
-    ).toEqual({ evict: undefined, full: true });
   });
 });
