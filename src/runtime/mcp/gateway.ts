@@ -8,6 +8,7 @@ import { runToolCall } from '../pipeline/run.js';
 import type { AskPermission, PermissionPolicy, RuntimeContext, ToolEvent } from '../pipeline/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { DeferralOptions } from '../search/defer.js';
+import { TOOL_SEARCH_NAME } from '../search/result-text.js';
 import type { AnyTool, ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { toCallToolResult, toMcpTool } from './gateway-content.js';
@@ -168,7 +169,8 @@ export function createGatewayServer(options: GatewayOptions): Server {
     };
     // A cancelled call gets no answer (MCP spec, cancellation): its stream closes at once.
     ctx.mcpReq.signal.addEventListener('abort', () => closeRequestStream(server, ctx.mcpReq.id), { once: true });
-    const before = visible();
+    // Only a ToolSearch call can change this client's list: other calls skip the selection.
+    const before = options.rt.resolveTool(request.params.name)?.name === TOOL_SEARCH_NAME ? visible() : undefined;
     const result = await runToolCall(
       { id: toolUseId, name: request.params.name, input: request.params.arguments ?? {} },
       rt,
@@ -176,7 +178,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     );
     await progress.flushed();
     // Tools a ToolSearch found join this client's list; it hears so before the result arrives.
-    if (client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
+    if (before && client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
     return toCallToolResult(result, raw);
   });
 

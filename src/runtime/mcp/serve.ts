@@ -49,6 +49,15 @@ export interface GatewayHandle {
 
 export const MCP_PATH = '/mcp';
 
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) closes sockets that a
+ * client about to send its next request still holds: a client whose event loop stalls, or one
+ * that keeps idle connections longer (Go's default is 90 s), then sends a POST on a socket the
+ * gateway just closed and gets "other side closed" (150 of 1,200 calls of 400 SDK clients in one
+ * process on a loaded 2-core machine). MCP clients pause for as long as a model thinks.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
+
 /** Bearer check in constant time (a timing oracle would leak the token byte by byte). */
 export function tokenMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
@@ -158,6 +167,7 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
       else res.end();
     });
   });
+  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve, rejectListen) => {
     httpServer.once('error', rejectListen);
     httpServer.listen(http.port, host, () => resolve());

@@ -1,6 +1,7 @@
 // The HTTP gateway's security and limits, against real sockets: Host/Origin (DNS rebinding),
 // per-client state, elicitation on the calling request's stream, limits and cancellation.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -217,6 +218,38 @@ describe('limits', () => {
     expect(outcomes.filter((o) => o === 'served').length).toBeGreaterThanOrEqual(20);
     expect(most).toBeLessThanOrEqual(20);
   });
+
+  it('keeps an idle keep-alive connection past 5 s: a client that sends its next request on it is answered', async () => {
+    // Node's default closes idle sockets after 5 s; a client that holds them longer (a stalled
+    // event loop, Go's 90 s) then writes its POST into a closed socket ("other side closed").
+    const { url } = await gateway();
+    const { port } = new URL(url as string);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const post =
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    let ended = false;
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+    });
+    socket.on('close', () => {
+      ended = true;
+    });
+    socket.write(post);
+    await expect.poll(() => received.includes('0\r\n\r\n'), { timeout: 5_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(ended).toBe(false);
+    socket.write(post);
+    await expect.poll(() => received.split('HTTP/1.1 200').length - 1, { timeout: 5_000 }).toBe(2);
+    socket.destroy();
+  }, 20_000);
 
   it('a cancelled call gets no answer and its stream closes', async () => {
     const { url } = await gateway();
