@@ -100,11 +100,15 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const index = new ToolIndex();
   let indexStale = true;
   registry.register(
-    createToolSearchTool(() => {
-      if (indexStale) index.sync(registry.pool());
-      indexStale = false;
-      return index;
-    }),
+    createToolSearchTool(
+      () => {
+        if (indexStale) index.sync(registry.pool());
+        indexStale = false;
+        return index;
+      },
+      // A search waits (bounded) for MCP servers still connecting, or names them.
+      { waitForSources: async (signal) => (await mcp?.settleConnecting(signal)) ?? [] },
+    ),
   );
   const stopSync = registry.onChange(() => (indexStale = true));
 

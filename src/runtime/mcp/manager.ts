@@ -29,6 +29,13 @@ export interface McpManagerOptions {
   notify?: (message: string) => void;
 }
 
+/**
+ * How long a ToolSearch waits for servers still connecting. Servers that connect at all are
+ * usually up in well under a second (the 2,008-tool server of the bench: ~0.3 s from spawn); a
+ * hung one would otherwise hold the model's turn for its whole connect timeout (30 s by default).
+ */
+export const SEARCH_WAIT_MS = 10_000;
+
 export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
   /** server → exposed name → signature of the registered definition (to skip unchanged ones). */
@@ -88,6 +95,37 @@ export class McpManager {
       new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     ]);
     return registry.get(name);
+  }
+
+  /** Servers whose connection is being set up (first start, a restart, or waiting for OAuth). */
+  connecting(): string[] {
+    return [...this.connections.values()].filter((c) => c.status().state === 'connecting').map((c) => c.name);
+  }
+
+  /**
+   * Waits for the servers still connecting, at most `maxMs` (and no longer than their connect
+   * timeouts); returns the names of those still connecting when it stops (for ToolSearch, which
+   * would otherwise answer "no tools matched" for tools that are about to arrive).
+   */
+  async settleConnecting(signal?: AbortSignal, maxMs = SEARCH_WAIT_MS): Promise<string[]> {
+    const pending = [...this.connections.values()].filter((c) => c.status().state === 'connecting');
+    if (pending.length === 0) return [];
+    const limit = Math.min(maxMs, Math.max(...pending.map((c) => c.connectTimeout)));
+    // Timers held here and cleared (an AbortSignal.timeout inside AbortSignal.any can be lost to GC).
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort = (): void => undefined;
+    const stop = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, limit);
+      onAbort = resolve;
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([Promise.all(pending.map((c) => c.start())), stop]);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    return this.connecting();
   }
 
   /** The servers' resources, prompts, completions and logs, for the gateway. */

@@ -9,7 +9,15 @@ export const TOOL_SEARCH_NAME = 'ToolSearch';
 
 const FOUND_LINE = /^\d+\. ([A-Za-z0-9_-]{1,64})(?: |$)/gm;
 
-export function formatSearchResult(query: string, result: SearchResult): string {
+/** Which tool sources are still connecting (their tools are not in the index yet). */
+function connectingNote(connecting: readonly string[]): string {
+  if (connecting.length === 0) return '';
+  const one = connecting.length === 1;
+  const names = connecting.map((name) => `"${name}"`).join(', ');
+  return `MCP server${one ? '' : 's'} ${names} ${one ? 'is' : 'are'} still connecting; ${one ? 'its' : 'their'} tools are not searchable yet. Search again in a moment.`;
+}
+
+export function formatSearchResult(query: string, result: SearchResult, connecting: readonly string[] = []): string {
   const lines: string[] = [];
   if (result.hits.length > 0) {
     const noun = result.hits.length === 1 ? 'tool' : 'tools';
@@ -24,12 +32,15 @@ export function formatSearchResult(query: string, result: SearchResult): string 
     const hint = miss.suggestions.length > 0 ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
     lines.push(`No tool named "${miss.name}".${hint}`);
   }
+  const still = connectingNote(connecting);
+  if (lines.length === 0 && still) return `Nothing found for "${query.slice(0, 200)}" yet: ${still}`;
   if (lines.length === 0) {
     lines.push(
       `No tools matched "${query.slice(0, 200)}". Try other or fewer words (e.g. the service or action name), ` +
         `"+word" to require a word in the name, or "select:Name" for an exact name.`,
     );
   }
+  if (still) lines.push(still);
   return lines.join('\n');
 }
 

@@ -29,6 +29,16 @@ export type ToolSearchInput = z.infer<typeof input>;
 export interface ToolSearchOutput {
   query: string;
   result: SearchResult;
+  /** MCP servers still connecting when the search ran: their tools were not searchable yet. */
+  connecting?: string[];
+}
+
+export interface ToolSearchOptions {
+  /**
+   * Waits (bounded) for tool sources still connecting, e.g. MCP servers, and returns the names of
+   * those still connecting when it stops; the search runs after it.
+   */
+  waitForSources?: (signal: AbortSignal) => Promise<string[]>;
 }
 
 const DESCRIPTION =
@@ -37,7 +47,7 @@ const DESCRIPTION =
   'words ("create a github issue"), "+word" to require a word in the tool name ("+slack send"), or ' +
   '"select:NameA,NameB" to load exact names.';
 
-export function createToolSearchTool(getIndex: () => ToolIndex): Tool<ToolSearchInput, ToolSearchOutput> {
+export function createToolSearchTool(getIndex: () => ToolIndex, options: ToolSearchOptions = {}): Tool<ToolSearchInput, ToolSearchOutput> {
   return defineTool<ToolSearchInput, ToolSearchOutput>({
     name: TOOL_SEARCH_NAME,
     source: 'builtin',
@@ -47,11 +57,12 @@ export function createToolSearchTool(getIndex: () => ToolIndex): Tool<ToolSearch
     ...READ_ONLY,
     checkPermissions: () => ({ behavior: 'allow' }),
     async call({ query, max_results }, ctx) {
+      const connecting = (await options.waitForSources?.(ctx.signal)) ?? [];
       const result = await getIndex().searchReranked(query, max_results ?? DEFAULT_MAX_RESULTS, ctx.signal);
-      return { query, result };
+      return { query, result, ...(connecting.length > 0 ? { connecting } : {}) };
     },
     toModel: (output) => ({
-      content: [{ type: 'text', text: formatSearchResult(output.query, output.result) }],
+      content: [{ type: 'text', text: formatSearchResult(output.query, output.result, output.connecting) }],
       // A select: with only unknown names is a mistake the model should fix.
       isError: output.result.hits.length === 0 && output.result.unknown.length > 0,
     }),
