@@ -1,16 +1,18 @@
 // Interactive `wield`: a prompt loop in the terminal with streamed text, one line per tool
 // call, permission prompts, Ctrl-C to interrupt the turn and a second Ctrl-C to exit.
 import readline from 'node:readline';
-import type { AgentEvent } from '../runtime/agent/events.js';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
-import { callSummary, resultSummary } from './summary.js';
 import { createTerminalAsk, createTerminalQuestions } from './terminal-ask.js';
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
-import { costText, helpText, readSlashLine, type SlashName } from './slash-commands.js';
+import { costText, emptySpend, helpText, readSlashLine, statusLine, type SlashName } from './slash-commands.js';
+import { createTurnView, Spinner } from './turn-view.js';
+import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
+import { readCurrentContent } from './terminal-ask.js';
+import { styleText } from 'node:util';
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
@@ -18,9 +20,13 @@ const PICKER_SIZE = 15;
 /** `initialPrompt` (the words after `wield`) is sent as the first prompt. */
 export async function runInteractive(flags: CliFlags, initialPrompt?: string): Promise<number> {
   const out = process.stdout;
+  const env = process.env;
+  const color = out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  const spinner = new Spinner((text) => out.write(text), out.isTTY === true);
   let atLineStart = true;
   const write = (text: string): void => {
     if (text === '') return;
+    spinner.clear();
     out.write(text);
     atLineStart = text.endsWith('\n');
   };
@@ -46,39 +52,20 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     cwd: session.runtime.session.cwd,
     write,
     trusted: session.runtime.trusted,
+    color,
   });
+  // Off the start-up path: until it loads (a few hundred ms), answers print as plain text.
+  let markdown: RenderMarkdown | undefined;
+  loadMarkdownRenderer(Math.min(out.columns ?? 100, 120))
+    .then((render) => (markdown = render))
+    .catch(() => undefined);
   for (const notice of session.runtime.notices) line(`note: ${notice}`);
   line(`wield · ${session.provider.name} ${session.model} · session ${session.id}`);
   if (session.resumed) for (const recap of historyRecap(session.messages)) line(`  ${recap}`);
   line('Ctrl-C interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
 
-  const summaries = new Map<string, string>();
-  const render = (event: AgentEvent): void => {
-    switch (event.type) {
-      case 'text_delta':
-        write(event.text);
-        break;
-      case 'tool_start':
-        summaries.set(event.toolUseId, callSummary(event.toolName, event.input));
-        line(`● ${summaries.get(event.toolUseId)}`);
-        break;
-      case 'tool_end':
-        line(`  ⎿ ${summaries.get(event.toolUseId) ?? event.toolName}: ${resultSummary(event.result)}`);
-        break;
-      case 'user_message':
-        if (event.origin === 'stop_hook')
-          line(`↻ ${event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`);
-        break;
-      case 'error':
-        line(`error: ${event.message}`);
-        break;
-      case 'done':
-        if (event.result.stopReason === 'aborted') line('(interrupted)');
-        break;
-    }
-  };
-
-  const spent = { usage: { inputTokens: 0, outputTokens: 0 }, turns: 0 };
+  const spent = emptySpend();
+  const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
   const runSlash = (name: Exclude<SlashName, 'exit'>): string => {
     switch (name) {
       case 'help':
@@ -89,7 +76,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       case 'model':
         return `${session.provider.name} · ${session.model} (choose another with --model when starting wield)`;
       case 'cost':
-        return costText(spent.usage, spent.turns);
+        return costText(session.model, spent);
       case 'tools':
         return session.runtime.registry
           .all()
@@ -138,18 +125,35 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     }
     const controller = new AbortController();
     turn = controller;
+    const view = createTurnView({
+      write,
+      line,
+      color,
+      markdown: () => markdown,
+      readFile: (file) => readCurrentContent(file, session.runtime.session.cwd),
+      spinner,
+    });
     session
-      .send(prompt, controller.signal, render)
+      .send(prompt, controller.signal, (event) => {
+        if (event.type === 'usage') Object.assign(spent, { contextTokens: event.contextTokens, contextWindow: event.contextWindow });
+        view.onEvent(event);
+      })
       .then((result) => {
-        spent.usage.inputTokens += result.usage.inputTokens;
-        spent.usage.outputTokens += result.usage.outputTokens;
+        const u = result.usage;
+        spent.usage.inputTokens += u.inputTokens;
+        spent.usage.outputTokens += u.outputTokens;
+        spent.usage.cacheReadTokens += u.cacheReadTokens;
+        spent.usage.cacheWriteTokens += u.cacheWriteTokens;
         spent.turns += result.turns;
+        if (result.costUsd === undefined) spent.costKnown = false;
+        else spent.costUsd = (spent.costUsd ?? 0) + result.costUsd;
       })
       .catch((error: unknown) => line(`error: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
+        view.end();
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
-        if (!atLineStart) write('\n');
+        line(dim(statusLine(session.model, spent)));
         const next = queued.shift();
         if (next === undefined) return rl.prompt();
         line(`› ${next}`);

@@ -1,6 +1,6 @@
 // The permission prompt: what a person sees (tool, input — the command, or a diff for file
 // writes — and the reason) and how their answer is read. Pure; the terminal is in interactive.ts.
-import { createTwoFilesPatch } from 'diff';
+import { colorDiff, fileDiff } from './diff-view.js';
 import type { PermissionDecision } from '../runtime/pipeline/types.js';
 import { callSummary } from './summary.js';
 
@@ -32,19 +32,21 @@ export interface PromptView {
   toolName: string;
   input: Record<string, unknown>;
   decision: PermissionDecision;
-  /** Current content of the file a Write replaces (read by the caller), for the diff. */
+  /** Current content of the file an Edit or Write changes (read by the caller), for the diff. */
   currentContent?: string;
+  /** Colour the diff (a terminal that takes colour). */
+  color?: boolean;
 }
 
 /** The diff or command a person needs to judge the call. */
 export function describeInput(view: PromptView): string {
   const { toolName, input } = view;
   const file = typeof input.file_path === 'string' ? input.file_path : undefined;
-  if (toolName === 'Edit' && file && typeof input.old_string === 'string' && typeof input.new_string === 'string') {
-    return patch(file, input.old_string, input.new_string);
-  }
-  if (toolName === 'Write' && file && typeof input.content === 'string') {
-    return patch(file, view.currentContent ?? '', input.content);
+  const diffable =
+    (toolName === 'Edit' && typeof input.old_string === 'string' && typeof input.new_string === 'string') ||
+    (toolName === 'Write' && typeof input.content === 'string');
+  if (diffable && file) {
+    return colorDiff(fileDiff(toolName, file, input, view.currentContent), view.color === true).join('\n');
   }
   // apply_patch's input is already a diff (Codex's patch format): shown as written.
   if (toolName === 'apply_patch' && typeof input.input === 'string') return indent(input.input.trimEnd());
@@ -54,20 +56,6 @@ export function describeInput(view: PromptView): string {
 
 function indent(text: string): string {
   return `  ${text.split('\n').join('\n  ')}`;
-}
-
-function patch(file: string, before: string, after: string): string {
-  // The header lines name the file twice; one line is enough for a person.
-  const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }).split('\n');
-  return [
-    `  ${file}`,
-    ...lines
-      .slice(4)
-      .filter((line) => line !== '\\ No newline at end of file')
-      .map((line) => `  ${line}`),
-  ]
-    .join('\n')
-    .trimEnd();
 }
 
 /** The rules an "always" answer adds: the policy's suggestions (never a blanket rule for a tool that takes content rules). */

@@ -2,13 +2,13 @@
 // an unknown one included) and what the known ones show. Reading is pure; running takes the
 // session's state as plain values.
 import { closestNames } from '../runtime/pipeline/lookup.js';
-import type { Usage } from '../runtime/providers/types.js';
+import type { UsageTotals } from '../runtime/context/pricing.js';
 
 export const SLASH_COMMANDS = {
   help: 'list these commands and the keys',
   clear: 'forget the conversation so far: the next prompt starts fresh (the session log keeps it)',
   model: 'the provider and model of this session',
-  cost: 'tokens used so far in this session',
+  cost: 'tokens, cost and context used so far in this session',
   tools: 'the tools the model can call',
   mcp: 'the MCP servers and their state',
   exit: 'quit (also /quit, Ctrl-D, Ctrl-C twice)',
@@ -41,6 +41,46 @@ export function helpText(): string {
   ].join('\n');
 }
 
-export function costText(usage: Usage, turns: number): string {
-  return `${turns} model request${turns === 1 ? '' : 's'} · ${usage.inputTokens.toLocaleString('en')} input tokens · ${usage.outputTokens.toLocaleString('en')} output tokens`;
+/** What the session has used so far, summed over its prompts. */
+export interface SessionSpend {
+  usage: UsageTotals;
+  /** Model requests. */
+  turns: number;
+  /** USD at list price; undefined once a request's price was unknown. */
+  costUsd: number | undefined;
+  costKnown: boolean;
+  /** The history's size after the last request, and the window it plans with. */
+  contextTokens?: number;
+  contextWindow?: number;
+}
+
+export function emptySpend(): SessionSpend {
+  return { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, turns: 0, costUsd: 0, costKnown: true };
+}
+
+function tokens(n: number): string {
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString('en');
+}
+
+function money(spend: SessionSpend): string {
+  return spend.costKnown && spend.costUsd !== undefined ? `$${spend.costUsd.toFixed(4)}` : 'cost unknown';
+}
+
+function contextPart(spend: SessionSpend): string | undefined {
+  if (spend.contextTokens === undefined || !spend.contextWindow) return undefined;
+  const percent = Math.min(100, Math.round((spend.contextTokens / spend.contextWindow) * 100));
+  return `context ${percent}% of ${tokens(spend.contextWindow)}`;
+}
+
+/** The line under each answer: `model · context 12% of 200k · $0.0123`. */
+export function statusLine(model: string, spend: SessionSpend): string {
+  return [model, contextPart(spend), money(spend)].filter((part) => part !== undefined).join(' · ');
+}
+
+export function costText(model: string, spend: SessionSpend): string {
+  const u = spend.usage;
+  return [
+    `${spend.turns} model request${spend.turns === 1 ? '' : 's'} · ${u.inputTokens.toLocaleString('en')} input tokens (${u.cacheReadTokens.toLocaleString('en')} read from cache, ${u.cacheWriteTokens.toLocaleString('en')} written to it) · ${u.outputTokens.toLocaleString('en')} output tokens`,
+    statusLine(model, spend) + (spend.costKnown ? '' : ' (settings context.pricing gives this model a price)'),
+  ].join('\n');
 }

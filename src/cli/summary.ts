@@ -26,16 +26,26 @@ export function callSummary(name: string, input: unknown): string {
 /** Kinds a summary names after "error": a person tells a refusal from a crash at a glance. */
 const NAMED_KINDS: ReadonlySet<ErrorKind> = new Set(['hook_blocked', 'denied', 'interrupted', 'cut_off', 'result_lost']);
 
-export function resultSummary(result: ToolCallResult): string {
-  const seconds = result.durationMs >= 1000 ? ` · ${(result.durationMs / 1000).toFixed(1)}s` : '';
+/** Lines that frame a shell result rather than being its output: `(no output)`, `[exit code 0]`. */
+const FRAME_LINE = /^(\(no output\)|\[exit code 0\])$/;
+
+/**
+ * `3 lines · 1.5s`, the one line itself, `no output`, or `error: …`. `waitedMs` is the time the call
+ * spent waiting for the person's approval, left out of the duration shown: it is not the tool's.
+ */
+export function resultSummary(result: ToolCallResult, waitedMs = 0): string {
+  const ran = Math.max(0, result.durationMs - waitedMs);
+  const seconds = ran >= 1000 ? ` · ${(ran / 1000).toFixed(1)}s` : '';
   const text = result.display ?? textBlocks(result.content);
   if (result.isError) {
     const label = result.errorKind && NAMED_KINDS.has(result.errorKind) ? `error (${result.errorKind})` : 'error';
     return `${label}: ${clip(text.split('\n').find((line) => line.trim() !== '') ?? 'failed')}${seconds}`;
   }
   const images = result.content.filter((block) => block.type === 'image').length;
-  const lines = text === '' ? 0 : text.split('\n').length;
-  const parts = [lines === 1 ? clip(text, 60) : `${lines} lines`];
+  const output = text.split('\n').filter((line) => !FRAME_LINE.test(line.trim()));
+  while (output.length > 0 && output.at(-1)?.trim() === '') output.pop();
+  const parts =
+    output.length === 0 ? (images > 0 ? [] : ['no output']) : [output.length === 1 ? clip(output[0], 60) : `${output.length} lines`];
   if (images > 0) parts.push(`${images} image${images === 1 ? '' : 's'}`);
   return `${parts.join(', ')}${seconds}`;
 }

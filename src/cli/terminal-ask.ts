@@ -28,7 +28,8 @@ function question(rl: Interface, text: string, signal: AbortSignal): Promise<str
   });
 }
 
-function currentContent(filePath: unknown, cwd: string): string | undefined {
+/** The text of the file a call names, for its diff; undefined when missing or too large to diff. */
+export function readCurrentContent(filePath: unknown, cwd: string): string | undefined {
   if (typeof filePath !== 'string') return undefined;
   const file = path.resolve(cwd, filePath);
   try {
@@ -45,16 +46,19 @@ export interface TerminalAskOptions {
   write: (text: string) => void;
   /** Whether the project is trusted: decides where an "always" answer is saved (saveAlwaysRules). */
   trusted: boolean;
+  /** Colour the diffs. */
+  color?: boolean;
 }
 
 export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
-  const { rl, policy, cwd, write, trusted } = options;
+  const { rl, policy, cwd, write, trusted, color } = options;
   return async (request, signal): Promise<PermissionAnswer> => {
     const view = {
       toolName: request.tool.name,
       input: request.input,
       decision: request.decision,
-      currentContent: currentContent(request.input.file_path, cwd),
+      currentContent: readCurrentContent(request.input.file_path, cwd),
+      color,
     };
     write(`\n${renderPrompt(view)}\n`);
     const rules = alwaysRules(request.decision);

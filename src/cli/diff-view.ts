@@ -1,0 +1,59 @@
+// Diffs of file edits for people: computed on the whole file, so hunk headers carry the file's
+// true line numbers (an Edit's old_string alone would always say `@@ -1,1 +1,1 @@`), and coloured
+// when the terminal takes colour. Pure.
+import { createTwoFilesPatch } from 'diff';
+import { styleText } from 'node:util';
+
+/** The file as an Edit or Write would leave it; undefined when the call cannot be applied to `current`. */
+export function editedContent(toolName: string, input: Record<string, unknown>, current: string | undefined): string | undefined {
+  if (toolName === 'Write' && typeof input.content === 'string') return input.content;
+  if (toolName !== 'Edit' || current === undefined) return undefined;
+  const { old_string: before, new_string: after } = input;
+  if (typeof before !== 'string' || typeof after !== 'string' || before === '' || !current.includes(before)) return undefined;
+  if (input.replace_all === true) return current.split(before).join(after);
+  const at = current.indexOf(before);
+  return current.slice(0, at) + after + current.slice(at + before.length);
+}
+
+/**
+ * The diff of one file as indented lines (the file named once, then hunks). For an Edit whose file
+ * is unknown or does not hold old_string, the strings alone, headed by a `@@ … @@` without numbers.
+ */
+export function fileDiff(toolName: string, file: string, input: Record<string, unknown>, current: string | undefined): string[] {
+  const after = editedContent(toolName, input, current);
+  if (after !== undefined) return patchLines(file, toolName === 'Write' ? (current ?? '') : (current as string), after);
+  const before = typeof input.old_string === 'string' ? input.old_string : '';
+  const next = typeof input.new_string === 'string' ? input.new_string : '';
+  const lines = patchLines(file, before, next);
+  return lines.map((line) => (line.startsWith('  @@') ? '  @@ (line numbers unknown: the file does not hold this text now) @@' : line));
+}
+
+function patchLines(file: string, before: string, after: string): string[] {
+  const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }).split('\n');
+  // The header lines name the file twice; one line is enough for a person.
+  return [
+    `  ${file}`,
+    ...lines
+      .slice(4)
+      .filter((line) => line !== '\\ No newline at end of file' && line !== '')
+      .map((line) => `  ${line}`),
+  ];
+}
+
+/** At most `max` lines, with how many were left out. */
+export function clipLines(lines: readonly string[], max: number): string[] {
+  if (lines.length <= max) return [...lines];
+  return [...lines.slice(0, max), `  … ${lines.length - max} more lines`];
+}
+
+/** Green additions, red removals, cyan hunk headers; unchanged without colour. */
+export function colorDiff(lines: readonly string[], color: boolean): string[] {
+  if (!color) return [...lines];
+  return lines.map((line) => {
+    const body = line.slice(2);
+    if (body.startsWith('@@')) return styleText('cyan', line, { validateStream: false });
+    if (body.startsWith('+')) return styleText('green', line, { validateStream: false });
+    if (body.startsWith('-')) return styleText('red', line, { validateStream: false });
+    return line;
+  });
+}

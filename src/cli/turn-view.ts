@@ -1,0 +1,195 @@
+// How a turn's events look in the interactive terminal: the answer as rendered markdown, one line
+// per tool call with a spinner and elapsed time while it runs, the diff of an edit nobody had to
+// approve (an approved one was shown in the prompt), and result durations without the time spent
+// waiting for the person.
+import { styleText } from 'node:util';
+import type { AgentEvent } from '../runtime/agent/events.js';
+import { clipLines, colorDiff, fileDiff } from './diff-view.js';
+import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
+import { callSummary, resultSummary } from './summary.js';
+
+/** Braille spinner frames, as ora and pi draw them. */
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPIN_MS = 100;
+/** Lines of an unprompted edit's diff shown after it; the rest is counted. */
+const MAX_DIFF_LINES = 40;
+
+export interface TurnViewOptions {
+  /** Writes to the terminal (the caller clears the spinner line first, see Spinner.clear). */
+  write: (text: string) => void;
+  line: (text: string) => void;
+  color: boolean;
+  /** Undefined until loaded, or without colour: text is written as it streams. */
+  markdown: () => RenderMarkdown | undefined;
+  /** A file's current text (for diffs), read when the call starts. */
+  readFile: (file: unknown) => string | undefined;
+  spinner: Spinner;
+}
+
+export interface TurnView {
+  onEvent(event: AgentEvent): void;
+  /** The turn ended: render what is held, stop the spinner. */
+  end(): void;
+}
+
+export function createTurnView(options: TurnViewOptions): TurnView {
+  const { line, color, spinner } = options;
+  const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
+  let markdown = createMarkdownStream(options.markdown(), options.write);
+  const calls = new Map<
+    string,
+    { summary: string; input: Record<string, unknown>; asked: boolean; waitedMs: number; askedAt?: number; before?: string }
+  >();
+  const flush = (): void => {
+    markdown.flush();
+    // The renderer may have loaded since: later blocks use it.
+    markdown = createMarkdownStream(options.markdown(), options.write);
+  };
+  return {
+    onEvent(event) {
+      switch (event.type) {
+        case 'text_delta':
+          markdown.push(event.text);
+          break;
+        case 'assistant_message':
+          flush();
+          break;
+        case 'tool_start': {
+          flush();
+          const input = (typeof event.input === 'object' && event.input !== null ? event.input : {}) as Record<string, unknown>;
+          const summary = callSummary(event.toolName, event.input);
+          const editing = event.toolName === 'Edit' || event.toolName === 'Write';
+          calls.set(event.toolUseId, {
+            summary,
+            input,
+            asked: false,
+            waitedMs: 0,
+            before: editing ? options.readFile(input.file_path) : undefined,
+          });
+          line(`● ${summary}`);
+          spinner.start(event.toolUseId, summary);
+          break;
+        }
+        case 'permission_asked': {
+          const call = calls.get(event.toolUseId);
+          if (call) Object.assign(call, { asked: true, askedAt: performance.now() });
+          spinner.pause(event.toolUseId);
+          break;
+        }
+        case 'permission_decided': {
+          const call = calls.get(event.toolUseId);
+          if (call?.askedAt !== undefined) {
+            call.waitedMs += performance.now() - call.askedAt;
+            call.askedAt = undefined;
+          }
+          spinner.resume(event.toolUseId);
+          break;
+        }
+        case 'tool_end': {
+          spinner.stop(event.toolUseId);
+          const call = calls.get(event.toolUseId);
+          calls.delete(event.toolUseId);
+          line(`  ⎿ ${call?.summary ?? event.toolName}: ${resultSummary(event.result, call?.waitedMs ?? 0)}`);
+          const input = call?.input ?? {};
+          if (!event.result.isError && call && !call.asked && (event.toolName === 'Edit' || event.toolName === 'Write')) {
+            const file = typeof input.file_path === 'string' ? input.file_path : undefined;
+            if (file) line(colorDiff(clipLines(fileDiff(event.toolName, file, input, call.before), MAX_DIFF_LINES), color).join('\n'));
+          }
+          break;
+        }
+        case 'user_message':
+          if (event.origin === 'stop_hook')
+            line(`↻ ${event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`);
+          break;
+        case 'error':
+          flush();
+          line(`error: ${event.message}`);
+          break;
+        case 'done':
+          flush();
+          if (event.result.stopReason === 'aborted') line(dim('(interrupted)'));
+          break;
+      }
+    },
+    end() {
+      flush();
+      spinner.stopAll();
+    },
+  };
+}
+
+/**
+ * One line at the bottom while tools run: `⠙ Bash(npm test) · 4s`. It redraws in place and is
+ * cleared before anything else is written, so output never lands inside it.
+ */
+export class Spinner {
+  private running = new Map<string, { summary: string; startedAt: number; paused: boolean }>();
+  private timer: NodeJS.Timeout | undefined;
+  private frame = 0;
+  private drawn = false;
+
+  constructor(
+    private readonly out: (text: string) => void,
+    private readonly enabled: boolean,
+  ) {}
+
+  start(id: string, summary: string): void {
+    this.running.set(id, { summary, startedAt: performance.now(), paused: false });
+    this.schedule();
+  }
+
+  pause(id: string): void {
+    const entry = this.running.get(id);
+    if (entry) entry.paused = true;
+    this.clear();
+  }
+
+  resume(id: string): void {
+    const entry = this.running.get(id);
+    if (entry) entry.paused = false;
+  }
+
+  stop(id: string): void {
+    this.running.delete(id);
+    this.clear();
+    if (this.running.size === 0) this.halt();
+  }
+
+  stopAll(): void {
+    this.running.clear();
+    this.clear();
+    this.halt();
+  }
+
+  /** Erases the spinner line if it is on screen; the next tick draws it again. */
+  clear(): void {
+    if (!this.drawn) return;
+    this.drawn = false;
+    this.out('\r\x1b[2K');
+  }
+
+  private halt(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(): void {
+    if (!this.enabled || this.timer) return;
+    this.timer = setInterval(() => this.draw(), SPIN_MS);
+    this.timer.unref();
+  }
+
+  private draw(): void {
+    const active = [...this.running.values()].filter((entry) => !entry.paused);
+    if (active.length === 0) {
+      this.clear();
+      return;
+    }
+    const first = active[0];
+    const seconds = Math.floor((performance.now() - first.startedAt) / 1000);
+    const more = active.length > 1 ? ` (+${active.length - 1} more)` : '';
+    this.frame = (this.frame + 1) % FRAMES.length;
+    this.out(`\r\x1b[2K${FRAMES[this.frame]} ${first.summary}${more} · ${seconds}s`);
+    this.drawn = true;
+  }
+}
