@@ -131,6 +131,9 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
       notify: (message) => process.stderr.write(`wield: ${message}\n`),
     });
     mcp.connectAll(mcpConfigs.servers, { registry, logDir: session.dir });
+    // The servers' resources, for the model: ListMcpResources and ReadMcpResource.
+    const { createResourceTools } = await import('../runtime/mcp/resources.js');
+    for (const tool of createResourceTools(mcp)) registry.register(tool);
   }
   const servers = Object.entries(mcpConfigs.servers);
   const deferral: DeferralOptions = {

@@ -16,3 +16,15 @@ export { mcpToolName, mcpServerPrefix } from './names.js';
 export { adaptMcpTool, mapCallResult, flagsFromAnnotations } from './adapt.js';
 export { serveMcp, type ServeMcpOptions, type GatewayHandle, type HttpServeOptions } from './serve.js';
 export { createGatewayServer, type GatewayOptions } from './gateway.js';
+export {
+  createResourceTools,
+  listMcpResources,
+  readMcpResource,
+  listMcpPrompts,
+  getMcpPrompt,
+  parseResourceReference,
+  type McpResourceSource,
+  type McpAccessError,
+  type ServerResources,
+  type ServerPrompt,
+} from './resources.js';

@@ -1,5 +1,6 @@
 // All configured MCP servers: started in the background, their tools registered as they
 // arrive and kept in step with tools/list_changed.
+import type { Client } from '@modelcontextprotocol/client';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { AnyTool } from '../tool/types.js';
 import { adaptMcpTool } from './adapt.js';
@@ -95,6 +96,11 @@ export class McpManager {
       new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     ]);
     return registry.get(name);
+  }
+
+  /** The client of a connected server (for resources and prompts, see resources.ts). */
+  liveClient(server: string): Client | undefined {
+    return this.connections.get(server)?.connected;
   }
 
   /** Servers whose connection is being set up (first start, a restart, or waiting for OAuth). */
