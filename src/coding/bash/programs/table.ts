@@ -2,17 +2,19 @@
 import type { ProgramSpec } from '../program.js';
 import { AWKS } from './awk.js';
 import { BASIC } from './basic.js';
+import { FILE_INFO } from './file-info.js';
 import { FILES } from './files.js';
 import { FIND } from './find.js';
 import { GIT } from './git.js';
 import { JQ } from './jq.js';
 import { SEARCH } from './search.js';
 import { SED } from './sed.js';
+import { TEXT } from './text.js';
 import { TOOLS } from './tools.js';
 import { WRAPPERS } from './wrappers.js';
 
 export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = new Map(
-  Object.entries({ ...BASIC, ...FILES, ...SEARCH, ...GIT, ...SED, ...AWKS, ...WRAPPERS, ...TOOLS, ...JQ, ...FIND }),
+  Object.entries({ ...BASIC, ...FILES, ...FILE_INFO, ...TEXT, ...SEARCH, ...GIT, ...SED, ...AWKS, ...WRAPPERS, ...TOOLS, ...JQ, ...FIND }),
 );
 
 /** Why well-known programs are not read-only, for clearer messages than "unknown program". */
