@@ -73,7 +73,7 @@ export function checkAwkProgram(src: string): string | undefined {
     }
     if (/[A-Za-z_]/.test(c)) {
       const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0] ?? c;
-      const why = FORBIDDEN_NAMES[word];
+      const why = Object.hasOwn(FORBIDDEN_NAMES, word) ? FORBIDDEN_NAMES[word] : undefined;
       if (why) return why;
       if (word === 'print' || word === 'printf') printDepth = depth;
       i += word.length - 1;

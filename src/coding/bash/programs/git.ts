@@ -135,7 +135,8 @@ export function checkGit(inv: Invocation, ctx: ProgramContext): string | undefin
   }
   const sub = args[i];
   if (!sub) return args.some((a) => a.value === '--version') ? undefined : '`git` without a subcommand';
-  const spec = SUBCOMMANDS[sub.value];
+  // Own keys only: `git constructor` is no table entry (it runs an alias of that name, if any).
+  const spec = Object.hasOwn(SUBCOMMANDS, sub.value) ? SUBCOMMANDS[sub.value] : undefined;
   if (!sub.plain || !spec) return `\`git ${sub.text}\` is not a read-only git command`;
   const moved = scope.cwd !== ctx.scope.cwd && !ctx.scope.roots.includes(scope.cwd);
   // rev-parse with options only (--show-toplevel, --git-dir) names no object to read.

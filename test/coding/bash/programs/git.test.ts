@@ -1,4 +1,8 @@
 // The analyser on git's global options and the subcommand table (src/coding/bash/programs/git.ts).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeBash, loadBashAnalyzer } from '../../../../src/coding/bash/index.js';
 
@@ -30,3 +34,25 @@ describe('git', () => {
   });
 });
 
+describe('subcommand names that are members of every object', () => {
+  // `git constructor` found Object.prototype.constructor in the subcommand table and passed as a
+  // read-only subcommand. In real git it runs the alias of that name: a planted `.git/config`
+  // (a repository from a tarball) makes it run any program.
+  it('the hole, in real bash: an alias named like a prototype member runs a program', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wield-git-alias-'));
+    try {
+      execFileSync('git', ['init', '-q', '.'], { cwd: dir });
+      execFileSync('git', ['config', 'alias.constructor', `!touch ${path.join(dir, 'ran')}`], { cwd: dir });
+      execFileSync('bash', ['-c', 'git constructor'], { cwd: dir });
+      expect(existsSync(path.join(dir, 'ran'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'])('`git %s` is not read-only', (name) => {
+    const a = ro(`git ${name}`);
+    expect(a.readOnly).toBe(false);
+    expect(a.reason).toMatch(/not a read-only git command/);
+  });
+});
