@@ -5,7 +5,7 @@ import { heredocProblem } from './heredoc.js';
 import { isLoaded, parseBash } from './parser.js';
 import type { RuleForms } from './rule-forms.js';
 import { hostView } from './host-view.js';
-import type { BashAnalysis, BashPart, PathScope, WorkspaceView } from './types.js';
+import type { AnalyzeOptions, BashAnalysis, BashPart, PathScope } from './types.js';
 import { walkStatement, type Analysis } from './walk.js';
 
 /** Nesting of `sh -c '…'` scripts the analyser follows before giving up. */
@@ -193,10 +193,7 @@ function newAnalysis(scope: PathScope, depth: number, cache: Map<string, RuleFor
   };
 }
 
-export function analyzeBash(
-  command: string,
-  opts: { cwd?: string; roots?: string[]; readDenied?: (absPath: string) => boolean; view?: WorkspaceView } = {},
-): BashAnalysis {
+export function analyzeBash(command: string, opts: AnalyzeOptions = {}): BashAnalysis {
   if (!isLoaded()) return result(false, 'analyzer not loaded', [unreadLine(command, 'analyzer not loaded')]);
   const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
