@@ -173,7 +173,7 @@ export function contextOptions(settings: WieldSettings, flags: CliFlags): Contex
   );
   return {
     window: flags.contextWindow ?? context.window,
-    cache: context.cache === false ? false : { ttl: context.cacheTtl ?? '5m' },
+    cache: context.cache === false ? false : { ttl: context.cacheTtl ?? '5m', deferredTools: context.deferredTools },
     prices,
     turnBudget: context.turnBudget,
     clearing: context.clearing === false ? false : context.clearing === true ? undefined : context.clearing,

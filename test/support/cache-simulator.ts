@@ -6,6 +6,8 @@
 //   longest cached prefix found is read (billed 0.1×);
 // - each breakpoint whose prefix is not cached and is at least 1,024 tokens long is written
 //   (billed 1.25× for the part past what was read); the rest is billed 1×.
+// - a deferred tool (`defer_loading: true`) is not rendered with the tools: its definition is
+//   rendered where a `tool_reference` block in a tool_result names it (the API expands it there);
 // Tokens are estimated at 4 characters of a block's JSON (the same figure for every request, so
 // ratios between sessions hold). Entries never expire: the scripted sessions run in seconds.
 import { createHash } from 'node:crypto';
@@ -44,6 +46,21 @@ export function tokensOf(json: string): number {
   return Math.ceil(json.length / 4);
 }
 
+const isDeferred = (tool: unknown): boolean => typeof tool === 'object' && tool !== null && (tool as Json).defer_loading === true;
+
+/** A tool_result with each tool_reference replaced by the definition it loads. */
+function expandReferences(block: unknown, deferred: ReadonlyMap<string, Json>): unknown {
+  if (typeof block !== 'object' || block === null || (block as Json).type !== 'tool_result') return block;
+  const content = (block as Json).content;
+  if (!Array.isArray(content)) return block;
+  return {
+    ...(block as Json),
+    content: content.map((part: Json) =>
+      part.type === 'tool_reference' ? { type: 'tool_reference', definition: deferred.get(String(part.tool_name)) ?? null } : part,
+    ),
+  };
+}
+
 /** The blocks of an Anthropic Messages request body in rendering order. */
 export function renderBlocks(body: Json): RenderedBlock[] {
   const out: RenderedBlock[] = [];
@@ -51,13 +68,25 @@ export function renderBlocks(body: Json): RenderedBlock[] {
     const { json, breakpoint } = strip(block);
     out.push({ json, breakpoint, tokens: tokensOf(json) });
   };
-  for (const tool of (body.tools as unknown[] | undefined) ?? []) push(tool);
+  const tools = (body.tools as unknown[] | undefined) ?? [];
+  const deferred = new Map<string, Json>();
+  for (const tool of tools) {
+    if (!isDeferred(tool)) push(tool);
+    else {
+      const { cache_control: _marker, defer_loading: _deferred, ...definition } = tool as Json;
+      deferred.set(String(definition.name), definition);
+    }
+  }
   if (typeof body.system === 'string') push({ type: 'text', text: body.system });
   else for (const block of (body.system as unknown[] | undefined) ?? []) push(block);
   for (const message of (body.messages as Json[] | undefined) ?? []) {
     const content = message.content;
     if (typeof content === 'string') push({ role: message.role, type: 'text', text: content });
-    else for (const [i, block] of (content as unknown[]).entries()) push(i === 0 ? { role: message.role, ...(block as Json) } : block);
+    else
+      for (const [i, raw] of (content as unknown[]).entries()) {
+        const block = expandReferences(raw, deferred);
+        push(i === 0 ? { role: message.role, ...(block as Json) } : block);
+      }
   }
   return out;
 }

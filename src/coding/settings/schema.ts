@@ -57,6 +57,8 @@ export const settingsFileSchema = z.strictObject({
       /** false: no prompt-caching hints (breakpoints, prompt_cache_key). */
       cache: z.boolean().optional(),
       cacheTtl: z.enum(['5m', '1h']).optional(),
+      /** Anthropic deferred tools for what ToolSearch loads; 'auto' falls back when the server refuses them. */
+      deferredTools: z.enum(['auto', 'on', 'off']).optional(),
       /** Share of the room left one turn's results may take; false: no turn budget. */
       turnBudget: z.union([z.literal(false), z.number().gt(0).max(1)]).optional(),
       /** false: no clearing; an object tunes it (shares of the window; see ClearingPolicy). */

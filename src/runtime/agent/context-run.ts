@@ -3,7 +3,7 @@
 // the summarising request) and keeps the count between requests.
 import type { ToolCallResult } from '../tool/types.js';
 import type { SessionState } from '../tool/types.js';
-import type { Message, ModelProvider, PromptCache, Usage } from '../providers/types.js';
+import type { DeferredToolsMode, Message, ModelProvider, PromptCache, Usage } from '../providers/types.js';
 import { applyBudget } from '../results/budget.js';
 import { spillText } from '../results/spill.js';
 import type { CacheTtl } from '../context/breakpoints.js';
@@ -27,8 +27,11 @@ import { messageOf } from '../util/message.js';
 export interface ContextOptions {
   /** The model's context window in tokens; default: the known-model table, else 128,000. */
   window?: number;
-  /** Prompt caching hints (Anthropic breakpoints, OpenAI prompt_cache_key); TTL 5m unless '1h'. */
-  cache?: false | { ttl?: CacheTtl };
+  /**
+   * Prompt caching hints (Anthropic breakpoints, OpenAI prompt_cache_key); TTL 5m unless '1h'.
+   * `deferredTools` (default 'auto'): tools ToolSearch loads go as Anthropic deferred tools.
+   */
+  cache?: false | { ttl?: CacheTtl; deferredTools?: DeferredToolsMode };
   /** USD per million tokens for models the built-in table lacks (or to correct it). */
   prices?: PriceOverrides;
   /** Share of the room left that one turn's results may take (default 0.25), or false. */
@@ -42,7 +45,8 @@ const DEFAULT_RESERVE_TOKENS = 16_384;
 
 export function promptCache(options: ContextOptions | undefined, sessionId: string): PromptCache | undefined {
   if (options?.cache === false) return undefined;
-  return { ttl: options?.cache?.ttl ?? '5m', key: sessionId };
+  const deferredTools = options?.cache?.deferredTools;
+  return { ttl: options?.cache?.ttl ?? '5m', key: sessionId, ...(deferredTools ? { deferredTools } : {}) };
 }
 
 export type CompactionOutcome =

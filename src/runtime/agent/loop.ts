@@ -25,6 +25,8 @@ import { isRecord } from '../util/record.js';
 export interface TurnTools {
   tools: AnyTool[];
   systemPromptSection?: string;
+  /** Names in `tools` that a ToolSearch result loaded (sent as deferred tools where the provider can). */
+  loadedBySearch?: readonly string[];
 }
 
 export interface RunAgentOptions {
@@ -259,9 +261,12 @@ async function runTurn(
   emit: (event: AgentEvent) => void,
   setup: TurnSetup,
 ): Promise<TurnOutcome> {
-  const { tools, systemPromptSection } = chooseTools(options, messages);
+  const { tools, systemPromptSection, loadedBySearch = [] } = chooseTools(options, messages);
   const system = systemFor(options, tools, systemPromptSection, setup.date);
-  const specs = tools.map((tool) => toolSpec(tool, rt.session.cwd));
+  const specs = tools.map((tool) => {
+    const spec = toolSpec(tool, rt.session.cwd);
+    return loadedBySearch.includes(tool.name) ? { ...spec, loadedBySearch: true } : spec;
+  });
   setup.tracker.sending(system, JSON.stringify(specs));
 
   // The turn's own controller: a provider failure stops the turn's tools as an abort does.

@@ -1,6 +1,7 @@
 // Where Anthropic prompt-cache breakpoints go. Pure. The API allows at most 4 `cache_control`
 // markers and looks for a cached prefix at each one and up to 20 blocks before it, so:
-//  1. the last tool (tools render first and change least),
+//  1. the last tool the prompt renders (tools render first and change least; a deferred tool is
+//     not rendered there),
 //  2. the end of the system prompt,
 //  3. the last block of the newest message (this request's whole prefix is written),
 //  4. the last block of the previous request's newest message — exactly where request N put its
@@ -55,9 +56,11 @@ export function placeCacheBreakpoints(params: Params, ttl: CacheTtl): Params {
   const marker = cacheControl(ttl);
   let used = 0;
   const out: Params = { ...params };
-  if (params.tools && params.tools.length > 0) {
+  // The last tool the prompt renders: deferred tools (defer_loading) are not part of the prefix.
+  const lastRendered = params.tools?.findLastIndex((tool) => !('defer_loading' in tool && tool.defer_loading === true)) ?? -1;
+  if (params.tools && lastRendered >= 0) {
     const tools = [...params.tools];
-    tools[tools.length - 1] = { ...tools[tools.length - 1], cache_control: marker } as Anthropic.ToolUnion;
+    tools[lastRendered] = { ...tools[lastRendered], cache_control: marker } as Anthropic.ToolUnion;
     out.tools = tools;
     used++;
   }

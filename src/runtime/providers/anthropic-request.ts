@@ -5,6 +5,7 @@ import { mergeTurns, toolInputObject } from './content.js';
 import { anthropicThinking } from './reasoning.js';
 import { sanitizeSchema } from './schema.js';
 import { placeCacheBreakpoints } from '../context/breakpoints.js';
+import { withDeferredTools } from './anthropic-deferred.js';
 import type { AssistantPart, Message, ModelRequest, ToolSpec, UserPart } from './types.js';
 
 /** Output tokens asked for when the request does not say; room for a large file write. */
@@ -67,7 +68,14 @@ export function toAnthropicTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
   }));
 }
 
-export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
+/**
+ * `deferredTools`: tools a ToolSearch result loaded go as deferred tools, referenced from the
+ * result (see anthropic-deferred.ts); otherwise they are ordinary tools after the others.
+ */
+export function toAnthropicParams(
+  request: ModelRequest,
+  options: { deferredTools?: boolean } = {},
+): Anthropic.MessageCreateParamsStreaming {
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: request.model,
     ...anthropicThinking(request.reasoning, request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS),
@@ -76,5 +84,7 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
     ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
     stream: true,
   };
-  return request.cache ? placeCacheBreakpoints(params, request.cache.ttl) : params;
+  const loaded = new Set(request.tools.filter((tool) => tool.loadedBySearch).map((tool) => tool.name));
+  const shaped = options.deferredTools ? withDeferredTools(params, loaded) : params;
+  return request.cache ? placeCacheBreakpoints(shaped, request.cache.ttl) : shaped;
 }

@@ -1,6 +1,7 @@
 // Anthropic Messages API: streamed events → neutral events, and the provider around the SDK.
 import type Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-request.js';
+import { DEFERRED_TOOLS_BETA, isDeferredToolsRefusal, usesDeferredTools } from './anthropic-deferred.js';
 import { streamingProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
 import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type ThinkingPart, type Usage } from './types.js';
@@ -132,6 +133,13 @@ export function createAnthropicProvider(
     logLevel: 'off',
     openTelemetry: false,
   });
+  // 'auto' deferred tools: off for this endpoint once it refused them (see isDeferredToolsRefusal).
+  let deferredRefused = false;
+  const send = (params: Anthropic.MessageCreateParamsStreaming, signal: AbortSignal) =>
+    client.messages.create(params, {
+      signal,
+      ...(usesDeferredTools(params) ? { headers: { 'anthropic-beta': DEFERRED_TOOLS_BETA } } : {}),
+    });
   return streamingProvider({
     name: 'anthropic',
     label: 'Anthropic API',
@@ -140,7 +148,17 @@ export function createAnthropicProvider(
     sdkErrors: sdk,
     retry,
     async *open(request, signal) {
-      const stream = await client.messages.create(toAnthropicParams(request), { signal });
+      const mode = request.cache?.deferredTools ?? 'auto';
+      const params = toAnthropicParams(request, { deferredTools: mode === 'on' || (mode === 'auto' && !deferredRefused) });
+      let stream: AsyncIterable<Anthropic.RawMessageStreamEvent>;
+      try {
+        stream = await send(params, signal);
+      } catch (error) {
+        if (mode !== 'auto' || !usesDeferredTools(params) || !isDeferredToolsRefusal(error)) throw error;
+        // The server does not know the feature: the same request with the loaded tools appended.
+        deferredRefused = true;
+        stream = await send(toAnthropicParams(request, { deferredTools: false }), signal);
+      }
       yield* mapAnthropicStream(stream);
     },
   });

@@ -13,6 +13,12 @@ export interface ToolSpec {
   inputSchema: JSONSchema;
   /** Set for a freeform tool: the OpenAI Responses API gets it as a `custom` tool with this grammar. */
   freeform?: { syntax: 'lark' | 'regex'; definition: string };
+  /**
+   * Loaded by a ToolSearch result. Where the endpoint supports deferred tools (Anthropic
+   * `defer_loading`), it is sent for reference only and the search result points at it, so the
+   * cached prefix stays as it was; elsewhere it is an ordinary tool, after the others.
+   */
+  loadedBySearch?: boolean;
 }
 
 export type UserPart =
@@ -61,7 +67,14 @@ export interface PromptCache {
   ttl: CacheTtl;
   /** Routes a session's requests to the same cache (OpenAI prompt_cache_key): the session id. */
   key?: string;
+  /**
+   * Anthropic deferred tools for what ToolSearch loads: 'on' always, 'off' never (they are
+   * appended to the tools instead), 'auto' (the default) unless the server refused them once.
+   */
+  deferredTools?: DeferredToolsMode;
 }
+
+export type DeferredToolsMode = 'auto' | 'on' | 'off';
 
 /**
  * Tokens of one reply as the server counted them. inputTokens is the whole prompt, cached parts

@@ -5,7 +5,7 @@
 import type { Message } from '../providers/types.js';
 import { toolSpec } from '../registry/spec.js';
 import type { AnyTool } from '../tool/types.js';
-import { discoveredToolNames } from './result-text.js';
+import { discoveredToolNames, searchFoundNames } from './result-text.js';
 import { renderDeferredSection } from './section.js';
 
 export const CORE_TOOL_NAMES: readonly string[] = ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'ToolSearch'];
@@ -36,6 +36,8 @@ export interface ToolSelection {
   deferred: AnyTool[];
   /** Text for the system prompt; empty when nothing is deferred. */
   systemPromptSection: string;
+  /** The names in `tools` a ToolSearch result loaded (not those called directly): see ToolSpec.loadedBySearch. */
+  loadedBySearch: string[];
 }
 
 export const DEFAULT_CONTEXT_TOKENS = 200_000;
@@ -71,12 +73,12 @@ export function selectToolsForRequest(
   messages: readonly Message[],
   opts: DeferralOptions = {},
 ): ToolSelection {
-  if (!shouldDefer(allTools, opts)) return { tools: [...allTools], deferred: [], systemPromptSection: '' };
+  if (!shouldDefer(allTools, opts)) return { tools: [...allTools], deferred: [], systemPromptSection: '', loadedBySearch: [] };
 
   const alwaysLoadServers = opts.alwaysLoadServers ?? [];
   const fixed = allTools.filter((tool) => alwaysLoaded(tool, alwaysLoadServers));
   const deferrable = allTools.filter((tool) => !alwaysLoaded(tool, alwaysLoadServers));
-  if (deferrable.length === 0) return { tools: fixed, deferred: [], systemPromptSection: '' };
+  if (deferrable.length === 0) return { tools: fixed, deferred: [], systemPromptSection: '', loadedBySearch: [] };
 
   const byName = new Map(deferrable.map((tool) => [tool.name, tool]));
   const discovered: AnyTool[] = [];
@@ -87,9 +89,11 @@ export function selectToolsForRequest(
       byName.delete(name);
     }
   }
+  const found = new Set(searchFoundNames(messages));
   return {
     tools: [...fixed, ...discovered],
     deferred: [...byName.values()],
+    loadedBySearch: discovered.filter((tool) => found.has(tool.name)).map((tool) => tool.name),
     // Built from every deferrable tool, not just the still-deferred ones, so the system prompt
     // stays byte-identical while the model discovers tools (prompt caching).
     systemPromptSection: renderDeferredSection(deferrable, {

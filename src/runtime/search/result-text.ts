@@ -49,6 +49,18 @@ export function namesInResultText(text: string): string[] {
   return [...text.matchAll(FOUND_LINE)].map((m) => m[1]);
 }
 
+/** Names listed by the successful ToolSearch results in a history, in first-seen order. */
+export function searchFoundNames(messages: readonly Message[]): string[] {
+  const seen = new Set<string>();
+  for (const message of messages) {
+    for (const part of message.content) {
+      if (part.type !== 'tool_result' || part.toolName !== TOOL_SEARCH_NAME || part.isError) continue;
+      for (const block of part.content) if (block.type === 'text') for (const name of namesInResultText(block.text)) seen.add(name);
+    }
+  }
+  return [...seen];
+}
+
 /**
  * Tools the model has discovered, in first-seen order: names listed by successful ToolSearch
  * results, and names of tools it called directly (a deferred tool may be called without a search).

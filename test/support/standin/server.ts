@@ -121,6 +121,13 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     requests.push(body);
     rawBodies.push(raw);
     headers.push({ ...req.headers });
+    if (options.dialect === 'anthropic' && options.deferredTools === false) {
+      const at = (body.tools as Record<string, unknown>[] | undefined)?.findIndex((tool) => 'defer_loading' in tool) ?? -1;
+      if (at >= 0 || raw.includes('"tool_reference"')) {
+        const field = at >= 0 ? `tools.${at}.custom.defer_loading` : 'messages: tool_reference';
+        return sendJSON(res, 400, writer.errorBody(400, `${field}: Extra inputs are not permitted`));
+      }
+    }
     const count = counting ? counted(raw, body) : undefined;
     if (options.contextLimit !== undefined && count !== undefined && count.inputTokens > options.contextLimit) {
       refused++;

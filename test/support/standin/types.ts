@@ -89,6 +89,12 @@ export interface StandinOptions {
    * using up a script step; absent: such requests take the next step like any other.
    */
   replyWithoutTools?: ScriptStep;
+  /**
+   * Anthropic only. false: refuse a request with deferred tools (`defer_loading`) or
+   * `tool_reference` blocks, as a server that predates the feature does (400 invalid_request_error
+   * "Extra inputs are not permitted"). Default: accepted, as Anthropic's API does.
+   */
+  deferredTools?: boolean;
 }
 
 export interface Standin {
