@@ -31,7 +31,7 @@ async function session(mode: DeferredToolsMode | undefined, options: { serverSup
   const index = new ToolIndex();
   const tools = [...CORE.filter((t) => t.name !== 'ToolSearch'), createToolSearchTool(() => index), ...POOL];
   index.sync(tools);
-  const { registry, rt } = harness(tools);
+  const { rt } = harness(tools);
   standin = await startStandin({
     dialect: 'anthropic',
     countTokens: true,
@@ -48,7 +48,6 @@ async function session(mode: DeferredToolsMode | undefined, options: { serverSup
     messages: [prompt('Weather in Oslo?')],
     // Over the 1,024-token minimum, so the first request's prefix is cached.
     system: `You answer questions about the weather.\n${'Keep answers short. '.repeat(300)}`,
-    registry,
     rt,
     signal: new AbortController().signal,
     selectTools: (pool, messages) => selectToolsForRequest(pool, messages, { maxLoadedTools: 10 }),
