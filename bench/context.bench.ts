@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startStandin, type ScriptStep, type Standin, type StandinOptions } from '../test/support/standin/index.js';
 import { AnthropicCacheSimulator } from '../test/support/cache-simulator.js';
 import { billingBreakdown } from './context-billing.js';
+import { toolLoading } from './context-tool-loading.js';
 import { CLEARED_PREFIX } from '../src/runtime/context/clearing.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from '../test/cli/helpers.js';
 
@@ -194,7 +195,7 @@ async function longSession(cli: string, settings?: unknown): Promise<Record<stri
   return result;
 }
 
-// CONTEXT_BENCH=caching,turnBudget,long,longBaselines runs only those parts (all by default);
+// CONTEXT_BENCH=caching,turnBudget,toolLoading,long,longBaselines runs only those parts (all by default);
 // CONTEXT_BENCH_DUMP=prefix writes the cached small-reads and long sessions' request bodies to
 // prefix-12.json, prefix-40.json and prefix-long.json, for a closer look with the simulator.
 const only = process.env.CONTEXT_BENCH?.split(',');
@@ -210,6 +211,7 @@ try {
       forty: await smallReads(cli, 40),
     };
   if (wanted('turnBudget')) out.turnBudget = await parallelReads(cli);
+  if (wanted('toolLoading')) out.toolLoading = await toolLoading();
   if (wanted('long')) out.long = { defaults: await longSession(cli) };
   if (wanted('longBaselines'))
     out.longBaselines = {
