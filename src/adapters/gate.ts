@@ -12,7 +12,7 @@ import type { RuntimeContext, ToolCallRequest } from '../runtime/pipeline/types.
 import { prepareCall, type PreparedCall } from '../runtime/pipeline/prepare.js';
 import { executeCall, finalizeCall, type Execution } from '../runtime/pipeline/execute.js';
 import { forCallPath } from '../runtime/pipeline/runtime.js';
-import { errorContent } from '../runtime/results/errors.js';
+import { interruptedBeforeRun } from '../runtime/results/errors.js';
 import { ExecutionOrder } from '../runtime/scheduler/order.js';
 
 export interface GatedCallOptions {
@@ -39,7 +39,7 @@ class CallGate {
     let execution: Execution | undefined;
     if (call.kind === 'ready') {
       execution = await this.order.schedule(call, async () =>
-        signal.aborted ? { ok: false, result: errorContent('interrupted', 'Interrupted before this call ran.') } : executeCall(call),
+        signal.aborted ? { ok: false, result: interruptedBeforeRun() } : executeCall(call),
       );
     }
     return finalizeCall(call, execution, rt, signal);

@@ -1,8 +1,9 @@
 // A small Porter-style suffix stripper. Kept against the `stemmer` package (2.0.1, full Porter) by
 // measurement on the development queries (2,479 tools, 291 queries, same run, 2 cores): recall@5
 // 0.804 here vs 0.805, MRR@5 0.817 vs 0.813, but building the index 91-117 ms vs 253-298 ms and a
-// query 0.9-1.0 ms vs 1.9-2.8 ms, because its regex steps run on every new word. It follows Porter's steps 1a-1c (plurals, -ed, -ing, -y) plus a handful of step-2 suffixes
-// (M. F. Porter, "An algorithm for suffix stripping", 1980). Documents and queries go through the
+// query 0.9-1.0 ms vs 1.9-2.8 ms, because its regex steps run on every new word. It follows
+// Porter's steps 1a-1c (plurals, -ed, -ing, -y) plus a handful of step-2 suffixes (M. F. Porter,
+// "An algorithm for suffix stripping", 1980). Documents and queries go through the
 // same function, so an imperfect stem still matches its own inflections ("weathers" = "weather").
 
 // Letters are tested by character code rather than by regular expression, and suffixes looked
