@@ -193,7 +193,7 @@ export function bashTool(options: BashToolOptions = {}) {
     checkPermissions: async (input, ctx) => {
       if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
       const analysis = bashAnalysisOf(input);
-      const risk = await gitConfigRisk(analysis.commands, ctx.session.cwd, analysis.gitDirs);
+      const risk = await gitConfigRisk(analysis.commands, ctx.session.cwd, analysis.gitDirs, ctx.session.roots);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
     },
     ruleParts: (input) => bashAnalysisOf(input).commands.map((part: string) => ({ ...input, command: part })),

@@ -85,15 +85,52 @@ const READ_HOOKS = ['post-index-change', 'reference-transaction'];
  * or undefined. Only commands that mention git are considered. `dirs` are the folders git runs
  * in (the analyser's `gitDirs`: after a `cd`, with `-C`); cwd is always checked.
  */
-export async function gitConfigRisk(commands: readonly string[], cwd: string, dirs: readonly string[] = []): Promise<string | undefined> {
+export async function gitConfigRisk(
+  commands: readonly string[],
+  cwd: string,
+  dirs: readonly string[] = [],
+  roots: readonly string[] = [cwd],
+): Promise<string | undefined> {
   if (!commands.some((command) => MENTIONS_GIT.test(command))) return undefined;
   const budget = { left: MAX_REPOSITORIES };
   const folders = [...new Set([cwd, ...dirs].map((d) => existingFolder(path.resolve(cwd, d))))];
   for (const dir of folders) {
-    const risk = dir === undefined ? undefined : await repositoryRisk(dir, budget);
+    const risk = dir === undefined ? undefined : await repositoryRisk(dir, budget, (roots.length > 0 ? roots : [cwd]).map(realOr));
     if (risk !== undefined) return risk;
   }
   return undefined;
+}
+
+/**
+ * A work tree or git folder elsewhere: core.worktree pointing outside makes `git diff` print files
+ * there, and a `.git` file naming another repository makes `git show HEAD:f` print its history.
+ * The usual shapes are fine: a work tree holding this folder (the workspace may be a folder of a
+ * larger repository) with its `.git` folder, a linked worktree (its `gitdir` file names this
+ * `.git`), or a submodule opened on its own (its config's core.worktree, from which git found the
+ * top). `listed` is `git rev-parse --show-toplevel --absolute-git-dir`.
+ */
+function placeRisk(dir: string, listed: string, roots: readonly string[], config: readonly GitConfigEntry[]): string | undefined {
+  const [top, gitDir] = listed.split('\n').map((line) => (line === '' ? undefined : realOr(line)));
+  if (top === undefined || gitDir === undefined) return undefined;
+  const inside = (p: string): boolean => roots.some((root) => p === root || isInside(p, root));
+  const here = realOr(dir);
+  if (!inside(top) && !(here === top || isInside(here, top))) {
+    return `git here works on the files of ${top}, outside the workspace (core.worktree); approve git commands here yourself`;
+  }
+  if (inside(gitDir) || gitDir === path.join(top, '.git')) return undefined;
+  const backLink = readText(path.join(gitDir, 'gitdir'))?.trim();
+  const linked = backLink !== undefined && realOr(path.resolve(gitDir, backLink)) === path.join(top, '.git');
+  const submodule = config.some((e) => e.key === 'core.worktree' && REPOSITORY_SCOPES.has(e.scope));
+  if (linked || submodule) return undefined;
+  return `git here reads the repository ${gitDir}, outside the workspace (a .git file names it), and would print its files; approve git commands here yourself`;
+}
+
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 /** An executable hook git would run for a read-only command, asked of git (it applies core.hooksPath). */
@@ -114,26 +151,31 @@ async function hookRisk(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function repositoryRisk(dir: string, budget: { left: number }): Promise<string | undefined> {
+async function repositoryRisk(dir: string, budget: { left: number }, roots: readonly string[]): Promise<string | undefined> {
   if (budget.left-- <= 0) {
     return `this repository has more than ${MAX_REPOSITORIES} submodules, more than wield checks for git config that runs programs; approve git commands here yourself`;
   }
-  const [listed, hook] = await Promise.all([runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']), hookRisk(dir)]);
+  const [listed, hook, place] = await Promise.all([
+    runGit(dir, ['config', '--list', '--show-scope', '--show-origin', '-z']),
+    hookRisk(dir),
+    runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir']),
+  ]);
   if (listed === undefined) return undefined;
   if (hook !== undefined) return hook;
   if (typeof listed !== 'string')
     return `wield could not read the git config in ${dir} (${listed.error}); approve git commands here yourself`;
   const top = worktreeTop(dir) ?? dir;
-  const risky = parseGitConfigList(listed).filter(
-    (e) => isRiskyGitKey(e.key) && (REPOSITORY_SCOPES.has(e.scope) || isInside(path.resolve(top, e.file), top)),
-  );
+  const config = parseGitConfigList(listed);
+  const risky = config.filter((e) => isRiskyGitKey(e.key) && (REPOSITORY_SCOPES.has(e.scope) || isInside(path.resolve(top, e.file), top)));
   if (risky.length > 0) {
     const files = [...new Set(risky.map((e) => path.resolve(top, e.file)))];
     const keys = [...new Set(risky.map((e) => e.key))];
     return `this repository's git config (${files.slice(0, 3).join(', ')}) sets ${keys.slice(0, 3).join(', ')}, which makes git run programs or read other files even for read-only commands; approve git commands here yourself`;
   }
+  const elsewhere = typeof place === 'string' ? placeRisk(dir, place, roots, config) : undefined;
+  if (elsewhere !== undefined) return elsewhere;
   for (const submodule of await populatedGitlinks(dir, top)) {
-    const risk = await repositoryRisk(submodule, budget);
+    const risk = await repositoryRisk(submodule, budget, roots);
     if (risk !== undefined) return risk;
   }
   return undefined;

@@ -72,15 +72,46 @@ describe('git runs what the repository says even for read-only commands', () => 
     }
   });
 
-  // Submodules set core.worktree in their own config, so only where it points would tell; not checked yet.
-  it.skip('a work tree outside the workspace makes git diff print files there', async () => {
+  // Submodules set core.worktree in their own config, so where it points is what tells: git is
+  // asked for its work tree and git folder, and either outside the workspace is a risk unless it
+  // points back at this checkout (a linked worktree or a submodule opened on its own).
+  it('a work tree outside the workspace makes git diff print files there', async () => {
     const root = repo('worktree');
     const outside = path.join(tmp, 'elsewhere');
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'a.txt'), 'SECRET OUTSIDE\n');
     git(root, 'config', 'core.worktree', outside);
     expect(git(root, 'diff')).toContain('SECRET OUTSIDE');
-    expect(await gitConfigRisk(['git diff'], root)).toMatch(/core\.worktree/);
+    expect(await gitConfigRisk(['git diff'], root)).toMatch(/core\.worktree|outside the workspace/);
+  });
+
+  it('a .git file naming a repository outside the workspace makes git show print its files', async () => {
+    const other = repo('other-project');
+    fs.writeFileSync(path.join(other, 'secret.txt'), 'OTHER PROJECT SECRET\n');
+    git(other, 'add', 'secret.txt');
+    git(other, 'commit', '-q', '-m', 'secret');
+    const root = path.join(tmp, 'from-tarball');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(root, '.git'), `gitdir: ${path.join(other, '.git')}\n`);
+    expect(git(root, 'show', 'HEAD:secret.txt')).toContain('OTHER PROJECT SECRET');
+    expect(analyzeBash('git show HEAD:secret.txt', { cwd: root, roots: [root] }).readOnly).toBe(true);
+    expect(await gitConfigRisk(['git show HEAD:secret.txt'], root, [], [root])).toMatch(/outside the workspace/);
+  });
+
+  it('a linked worktree and a submodule opened on their own point back at the checkout: no risk', async () => {
+    const main = repo('main-of-worktree');
+    const linked = path.join(tmp, 'linked-worktree');
+    git(main, 'worktree', 'add', '-q', linked);
+    expect(await gitConfigRisk(['git status'], linked, [], [linked])).toBeUndefined();
+    const sub = repo('sub-source');
+    const parent = repo('parent');
+    git(parent, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'lib');
+    const checkout = path.join(parent, 'lib');
+    expect(await gitConfigRisk(['git status'], checkout, [], [checkout])).toBeUndefined();
+    // A workspace that is one folder of a larger repository: its work tree holds the workspace.
+    const pkg = path.join(parent, 'packages', 'app');
+    fs.mkdirSync(pkg, { recursive: true });
+    expect(await gitConfigRisk(['git status'], pkg, [], [pkg])).toBeUndefined();
   });
 
   it('a nested repository reached with cd is checked, not only the session folder', async () => {
