@@ -81,6 +81,15 @@ function commonCheck(sub: string, spec: ProgramSpec): NonNullable<ProgramSpec['c
         return `\`git ${sub} ${o.word.text}\` verifies signatures, which runs gpg`;
       }
     }
+    // `git config --blob=REV:path` prints a file from history, parsed as config (an ini-style
+    // credentials file reads well): a content read like `git show REV:path`.
+    const blob = sub === 'config' ? inv.options.find((o) => o.key === '--blob')?.value : undefined;
+    if (blob !== undefined) {
+      const problem = secretProblem(blob.value) ?? secretProblem(blob.value.slice(blob.value.indexOf(':') + 1));
+      if (problem) return `\`git config --blob\`: ${problem}`;
+      const denied = ctx.scope.readDenied && deniedContent(sub, [blob], ctx.scope);
+      if (denied) return `\`git config --blob\`: ${denied}`;
+    }
     if (CONTENTS.has(sub)) {
       // git grep's first operand is the pattern unless -e/-f gave one.
       const pattern = sub === 'grep' && !hasOption(inv, '-e', '-f') ? 1 : 0;
