@@ -3,6 +3,8 @@
 // when the terminal takes colour. Pure.
 import { createTwoFilesPatch } from 'diff';
 import { styleText } from 'node:util';
+import { applyChunks } from '../coding/tools/apply-patch-apply.js';
+import { parsePatch } from '../coding/tools/apply-patch-parse.js';
 
 /** The file as an Edit or Write would leave it; undefined when the call cannot be applied to `current`. */
 export function editedContent(toolName: string, input: Record<string, unknown>, current: string | undefined): string | undefined {
@@ -38,6 +40,30 @@ function patchLines(file: string, before: string, after: string): string[] {
       .filter((line) => line !== '\\ No newline at end of file' && line !== '')
       .map((line) => `  ${line}`),
   ];
+}
+
+/**
+ * apply_patch's change as one diff per file, on the whole file (true line numbers), as Edit's is.
+ * A file the patch does not apply to now is named with its hunks as written; undefined when the
+ * text is not a patch (the prompt then shows it as sent).
+ */
+export function patchDiff(patch: string, read: (file: string) => string | undefined): string[] | undefined {
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return undefined;
+  return parsed.operations.flatMap((op) => {
+    if (op.kind === 'add') return patchLines(op.path, '', op.contents);
+    const current = read(op.path);
+    if (op.kind === 'delete') return current === undefined ? [`  ${op.path}`, '  (deleted)'] : patchLines(op.path, current, '');
+    const name = op.moveTo ? `${op.path} → ${op.moveTo}` : op.path;
+    const applied = current === undefined ? undefined : applyChunks(current, op.chunks);
+    if (current !== undefined && applied?.ok) return patchLines(name, current, applied.text);
+    const written = op.chunks.flatMap((chunk) => [
+      `  @@ ${chunk.context ?? ''}`.trimEnd(),
+      ...chunk.oldLines.map((line) => `  -${line}`),
+      ...chunk.newLines.map((line) => `  +${line}`),
+    ]);
+    return [`  ${name}`, '  (the patch does not apply to the file as it is now; its hunks as written)', ...written];
+  });
 }
 
 /** At most `max` lines, with how many were left out. */

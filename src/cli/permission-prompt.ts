@@ -1,6 +1,6 @@
 // The permission prompt: what a person sees (tool, input — the command, or a diff for file
 // writes — and the reason) and how their answer is read. Pure; the terminal is in interactive.ts.
-import { colorDiff, fileDiff } from './diff-view.js';
+import { colorDiff, fileDiff, patchDiff } from './diff-view.js';
 import type { PermissionDecision } from '../runtime/pipeline/types.js';
 import { callSummary } from './summary.js';
 
@@ -34,6 +34,8 @@ export interface PromptView {
   decision: PermissionDecision;
   /** Current content of the file an Edit or Write changes (read by the caller), for the diff. */
   currentContent?: string;
+  /** Reads a file an apply_patch call changes (relative paths from the working folder), for its diffs. */
+  readFile?: (file: string) => string | undefined;
   /** Colour the diff (a terminal that takes colour). */
   color?: boolean;
 }
@@ -48,8 +50,11 @@ export function describeInput(view: PromptView): string {
   if (diffable && file) {
     return colorDiff(fileDiff(toolName, file, input, view.currentContent), view.color === true).join('\n');
   }
-  // apply_patch's input is already a diff (Codex's patch format): shown as written.
-  if (toolName === 'apply_patch' && typeof input.input === 'string') return indent(input.input.trimEnd());
+  if (toolName === 'apply_patch' && typeof input.input === 'string') {
+    const diff = patchDiff(input.input, view.readFile ?? (() => undefined));
+    // Text that is not a patch is shown as sent: the tool will say what is wrong with it.
+    return diff ? colorDiff(diff, view.color === true).join('\n') : indent(input.input.trimEnd());
+  }
   if (typeof input.command === 'string') return `  $ ${input.command}`;
   return indent(JSON.stringify(input, null, 2));
 }

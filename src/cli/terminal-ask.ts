@@ -58,6 +58,7 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       input: request.input,
       decision: request.decision,
       currentContent: readCurrentContent(request.input.file_path, cwd),
+      readFile: (file: string) => readCurrentContent(file, cwd),
       color,
     };
     write(`\n${renderPrompt(view)}\n`);

@@ -48,10 +48,34 @@ describe('permission prompt view', () => {
     const edit = describeInput({ toolName: 'Edit', input: { file_path: '/p/x', old_string: 'a', new_string: 'b' }, decision });
     expect(edit).toMatch(/-a[\s\S]*\+b/);
     expect(describeInput({ toolName: 'Bash', input: { command: 'rm -rf build' }, decision })).toBe('  $ rm -rf build');
-    const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch\n';
-    expect(describeInput({ toolName: 'apply_patch', input: { input: patch }, decision })).toBe(
-      '  *** Begin Patch\n  *** Update File: a.txt\n  @@\n  -old\n  +new\n  *** End Patch',
-    );
+    expect(describeInput({ toolName: 'apply_patch', input: { input: 'not a patch' }, decision })).toBe('  not a patch');
+  });
+
+  it("shows apply_patch as one diff per file, with the file's true line numbers", () => {
+    const files: Record<string, string> = { 'a.txt': 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n', 'gone.txt': 'bye\n' };
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.txt',
+      '@@',
+      ' six',
+      '-seven',
+      '+SEVEN',
+      '*** Add File: new.txt',
+      '+hello',
+      '*** Delete File: gone.txt',
+      '*** Update File: missing.txt',
+      '@@',
+      '-x',
+      '+y',
+      '*** End Patch',
+    ].join('\n');
+    const shown = describeInput({ toolName: 'apply_patch', input: { input: patch }, decision, readFile: (file) => files[file] });
+    expect(shown).toContain('  a.txt\n  @@ -4,5 +4,5 @@');
+    expect(shown).toMatch(/ {2}-seven\n {2}\+SEVEN/);
+    expect(shown).toMatch(/ {2}new\.txt\n {2}@@ -0,0 \+1(,1)? @@\n {2}\+hello/);
+    expect(shown).toMatch(/ {2}gone\.txt\n {2}@@ -1(,1)? \+0,0 @@\n {2}-bye/);
+    expect(shown).toContain('  missing.txt\n  (the patch does not apply to the file as it is now; its hunks as written)\n  @@\n  -x\n  +y');
+    expect(shown).not.toContain('*** Begin Patch');
   });
 
   it('offers no "always" when there is no safe rule to remember', () => {
