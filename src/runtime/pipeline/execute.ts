@@ -8,6 +8,7 @@ import type { RuntimeContext } from './types.js';
 import type { PreparedCall, ReadyCall } from './prepare.js';
 import { messageOf } from '../util/message.js';
 import { reportHooks } from './hook-outcome.js';
+import { inputWithFormat } from './format.js';
 
 /** What running a ready call produced, before mapping. */
 export type Execution = { ok: true; output: unknown } | { ok: false; result: ErrorContent };
@@ -96,7 +97,7 @@ async function postHooks(
         session_id: rt.session.id,
         cwd: rt.session.cwd,
         tool_name: call.tool.name,
-        tool_input: call.input,
+        tool_input: inputWithFormat(call.input, call.format),
         tool_use_id: call.request.id,
         tool_response: modelResult,
       },

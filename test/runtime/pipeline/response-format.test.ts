@@ -107,6 +107,24 @@ describe('response formats in the contract', () => {
     expect(textOf(result)).toBe('item number 1\nitem number 2 (budget 600)');
   });
 
+  it('tells PostToolUse hooks the format the result was mapped with (the default when the model chose none)', async () => {
+    const seen: unknown[] = [];
+    const hook: HookHandler = {
+      event: 'PostToolUse',
+      run: async (input) => {
+        seen.push(input.tool_input);
+        return {};
+      },
+    };
+    const rt = makeRuntime([listTool], { hooks: [hook] });
+    await runToolCall({ id: 'p1', name: 'List', input: { n: 1, response_format: 'detailed' } }, rt, new AbortController().signal);
+    await runToolCall({ id: 'p2', name: 'List', input: { n: 1 } }, rt, new AbortController().signal);
+    expect(seen).toEqual([
+      { n: 1, response_format: 'detailed' },
+      { n: 1, response_format: 'concise' },
+    ]);
+  });
+
   it('leaves response_format alone for tools without formats (an MCP tool may have its own)', async () => {
     const own = defineTool({
       name: 'Own',
