@@ -20,7 +20,7 @@ import { loadInstructions, type LoadedInstructions } from '../coding/instruction
 import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
 import { selectToolsForRequest } from '../runtime/search/defer.js';
 import { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
-import type { ContextOptions } from '../runtime/agent/context-run.js';
+import { compactHistory, type CompactionOutcome, type ContextOptions } from '../runtime/agent/context-run.js';
 import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
@@ -51,6 +51,8 @@ export interface AgentSession {
   /** The project instructions in the system prompt (AGENTS.md / CLAUDE.md), read once at the start. */
   instructions: LoadedInstructions;
   send(prompt: string, signal: AbortSignal, onEvent?: (event: AgentEvent) => void): Promise<AgentResult>;
+  /** Summarises the older turns now (`/compact`); recorded in the log, so a resume continues from it. */
+  compact(signal: AbortSignal): Promise<CompactionOutcome>;
   close(): Promise<void>;
 }
 
@@ -156,6 +158,14 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       });
       session.messages = result.messages;
       return result;
+    },
+    async compact(signal) {
+      const outcome = await compactHistory({ provider, model: config.model, messages: session.messages, signal });
+      if (outcome.ok) {
+        session.messages = outcome.messages;
+        log.append({ type: 'history', reason: 'compacted', messages: outcome.messages });
+      }
+      return outcome;
     },
     close: () => runtime.close(),
   };

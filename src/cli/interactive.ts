@@ -1,18 +1,20 @@
-// Interactive `wield`: a prompt loop in the terminal with streamed text, one line per tool
-// call, permission prompts, Ctrl-C to interrupt the turn and a second Ctrl-C to exit.
+// Interactive `wield`: a prompt loop in the terminal with answers rendered as markdown, one line
+// per tool call, permission prompts, slash commands answered locally, `@path` attachments,
+// Ctrl-C to interrupt the turn and a second Ctrl-C to exit.
 import readline from 'node:readline';
+import { styleText } from 'node:util';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
-import { createTerminalAsk, createTerminalQuestions } from './terminal-ask.js';
+import { createTerminalAsk, createTerminalQuestions, readCurrentContent } from './terminal-ask.js';
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
-import { costText, emptySpend, helpText, readSlashLine, statusLine, type SlashName } from './slash-commands.js';
+import { emptySpend, readSlashLine, statusLine } from './slash-commands.js';
+import { runSlash } from './slash-run.js';
 import { createTurnView, Spinner } from './turn-view.js';
 import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
-import { readCurrentContent } from './terminal-ask.js';
-import { styleText } from 'node:util';
+import { attachMentions, completeMention } from './mentions.js';
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
@@ -21,6 +23,7 @@ const PICKER_SIZE = 15;
 export async function runInteractive(flags: CliFlags, initialPrompt?: string): Promise<number> {
   const out = process.stdout;
   const env = process.env;
+  const cwd = process.cwd();
   const color = out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   const spinner = new Spinner((text) => out.write(text), out.isTTY === true);
   let atLineStart = true;
@@ -31,65 +34,50 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     atLineStart = text.endsWith('\n');
   };
   const line = (text: string): void => write(`${atLineStart ? '' : '\n'}${text}\n`);
+  const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
 
-  const rl = readline.createInterface({ input: process.stdin, output: out, terminal: true, prompt: '› ' });
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: out,
+    terminal: true,
+    prompt: '› ',
+    completer: (typed: string) => completeMention(typed, cwd),
+  });
   // The session's policy exists only after the runtime loads; the prompt reaches it late.
   let ask: AskPermission | undefined;
   const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
+  const askUser = createTerminalQuestions({ rl, write });
+  const open = async (resumeId: string | undefined): Promise<AgentSession> => {
+    const opened = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser });
+    ask = createTerminalAsk({
+      rl,
+      policy: opened.runtime.policy,
+      cwd: opened.runtime.session.cwd,
+      write,
+      trusted: opened.runtime.trusted,
+      color,
+    });
+    for (const notice of opened.runtime.notices) line(`note: ${notice}`);
+    line(`wield · ${opened.provider.name} ${opened.model} · session ${opened.id}`);
+    if (opened.resumed) for (const recap of historyRecap(opened.messages)) line(`  ${recap}`);
+    return opened;
+  };
   let session: AgentSession;
   try {
-    const cwd = process.cwd();
-    await askTrustIfNeeded(cwd, flags, process.env, { ask: (text) => new Promise((resolve) => rl.question(text, resolve)), line });
-    const resumeId = await resolveResumeId(flags, cwd, process.env, (entries) => pickInTerminal(rl, entries, line));
-    session = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser: createTerminalQuestions({ rl, write }) });
+    await askTrustIfNeeded(cwd, flags, env, { ask: (text) => new Promise((resolve) => rl.question(text, resolve)), line });
+    session = await open(await resolveResumeId(flags, cwd, env, (entries) => pickInTerminal(rl, entries, line, 'Enter for a new session')));
   } catch (error) {
     rl.close();
     throw error;
   }
-  ask = createTerminalAsk({
-    rl,
-    policy: session.runtime.policy,
-    cwd: session.runtime.session.cwd,
-    write,
-    trusted: session.runtime.trusted,
-    color,
-  });
   // Off the start-up path: until it loads (a few hundred ms), answers print as plain text.
   let markdown: RenderMarkdown | undefined;
   loadMarkdownRenderer(Math.min(out.columns ?? 100, 120))
     .then((render) => (markdown = render))
     .catch(() => undefined);
-  for (const notice of session.runtime.notices) line(`note: ${notice}`);
-  line(`wield · ${session.provider.name} ${session.model} · session ${session.id}`);
-  if (session.resumed) for (const recap of historyRecap(session.messages)) line(`  ${recap}`);
   line('Ctrl-C interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
 
   const spent = emptySpend();
-  const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
-  const runSlash = (name: Exclude<SlashName, 'exit'>): string => {
-    switch (name) {
-      case 'help':
-        return helpText();
-      case 'clear':
-        session.messages = [];
-        return 'conversation cleared: the next prompt starts fresh (the session log keeps what came before)';
-      case 'model':
-        return `${session.provider.name} · ${session.model} (choose another with --model when starting wield)`;
-      case 'cost':
-        return costText(session.model, spent);
-      case 'tools':
-        return session.runtime.registry
-          .all()
-          .map((tool) => tool.name)
-          .join(', ');
-      case 'mcp': {
-        const servers = session.runtime.mcp?.list() ?? [];
-        if (servers.length === 0) return 'no MCP servers in this session (settings mcpServers, .mcp.json or --mcp-config add them)';
-        return servers.map((server) => `${server.name}: ${server.state}${server.error ? ` (${server.error})` : ''}`).join('\n');
-      }
-    }
-  };
-
   let turn: AbortController | undefined;
   let interrupts = 0;
   let finish: (code: number) => void = () => undefined;
@@ -109,22 +97,32 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   rl.on('close', () => finish(0));
   // Lines typed while a turn runs wait their turn (answers to prompts go to rl.question instead).
   const queued: string[] = [];
-  const submit = (input: string): void => {
-    const prompt = input.trim();
-    interrupts = 0;
-    const slash = prompt === '' ? undefined : readSlashLine(prompt);
-    if (slash?.kind === 'command' && slash.name === 'exit') {
-      finish(0);
-      return;
-    }
-    if (slash?.kind === 'unknown') line(`error: ${slash.message}`);
-    if (slash?.kind === 'command' && slash.name !== 'exit') line(runSlash(slash.name));
-    if (slash?.kind !== 'prompt') {
-      rl.prompt();
-      return;
-    }
+
+  /** Runs one piece of work with Ctrl-C wired to it, then the next queued line. */
+  const busy = (work: (signal: AbortSignal) => Promise<void>): void => {
     const controller = new AbortController();
     turn = controller;
+    work(controller.signal)
+      .catch((error: unknown) => line(`error: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        turn = undefined;
+        interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
+        const next = queued.shift();
+        if (next === undefined) return rl.prompt();
+        line(`› ${next}`);
+        submit(next);
+      });
+  };
+
+  const send = async (typed: string, signal: AbortSignal): Promise<void> => {
+    const attached = await attachMentions(typed, session.runtime.rt, signal);
+    if (!attached.ok) {
+      for (const error of attached.errors) line(`error: ${error}`);
+      line('nothing was sent; fix the path or drop the @');
+      return;
+    }
+    for (const file of attached.attached) line(dim(`  attached @${file.path}`));
+    for (const mention of attached.notFiles) line(dim(`  @${mention}: no such file here; sent as text`));
     const view = createTurnView({
       write,
       line,
@@ -133,32 +131,61 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       readFile: (file) => readCurrentContent(file, session.runtime.session.cwd),
       spinner,
     });
-    session
-      .send(prompt, controller.signal, (event) => {
+    try {
+      const result = await session.send(attached.prompt, signal, (event) => {
         if (event.type === 'usage') Object.assign(spent, { contextTokens: event.contextTokens, contextWindow: event.contextWindow });
         view.onEvent(event);
-      })
-      .then((result) => {
-        const u = result.usage;
-        spent.usage.inputTokens += u.inputTokens;
-        spent.usage.outputTokens += u.outputTokens;
-        spent.usage.cacheReadTokens += u.cacheReadTokens;
-        spent.usage.cacheWriteTokens += u.cacheWriteTokens;
-        spent.turns += result.turns;
-        if (result.costUsd === undefined) spent.costKnown = false;
-        else spent.costUsd = (spent.costUsd ?? 0) + result.costUsd;
-      })
-      .catch((error: unknown) => line(`error: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        view.end();
-        turn = undefined;
-        interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
-        line(dim(statusLine(session.model, spent)));
-        const next = queued.shift();
-        if (next === undefined) return rl.prompt();
-        line(`› ${next}`);
-        submit(next);
       });
+      const u = result.usage;
+      spent.usage.inputTokens += u.inputTokens;
+      spent.usage.outputTokens += u.outputTokens;
+      spent.usage.cacheReadTokens += u.cacheReadTokens;
+      spent.usage.cacheWriteTokens += u.cacheWriteTokens;
+      spent.turns += result.turns;
+      if (result.costUsd === undefined) spent.costKnown = false;
+      else spent.costUsd = (spent.costUsd ?? 0) + result.costUsd;
+    } finally {
+      view.end();
+      line(dim(statusLine(session.model, spent)));
+    }
+  };
+
+  const submit = (input: string): void => {
+    const prompt = input.trim();
+    interrupts = 0;
+    const slash = prompt === '' ? undefined : readSlashLine(prompt);
+    if (slash === undefined) {
+      rl.prompt();
+      return;
+    }
+    if (slash.kind === 'unknown') {
+      line(`error: ${slash.message}`);
+      rl.prompt();
+      return;
+    }
+    if (slash.kind === 'prompt') {
+      busy((signal) => send(prompt, signal));
+      return;
+    }
+    if (slash.name === 'exit') {
+      finish(0);
+      return;
+    }
+    const name = slash.name;
+    busy(async (signal) => {
+      const text = await runSlash(name, slash.args, {
+        session,
+        spent,
+        signal,
+        pick: (entries) => pickInTerminal(rl, entries, line, 'Enter to stay'),
+        switchTo: async (id) => {
+          const previous = session;
+          session = await open(id);
+          await previous.close();
+        },
+      });
+      if (text !== '') line(text);
+    });
   };
   rl.on('line', (input) => {
     if (!turn) return submit(input);
@@ -179,12 +206,17 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   return code;
 }
 
-/** The numbered list of sessions; the answer is a number or an id (empty: a new session). */
-async function pickInTerminal(rl: readline.Interface, entries: SessionEntry[], line: (text: string) => void): Promise<string | undefined> {
+/** The numbered list of sessions; the answer is a number or an id (empty: `none`). */
+async function pickInTerminal(
+  rl: readline.Interface,
+  entries: SessionEntry[],
+  line: (text: string) => void,
+  none: string,
+): Promise<string | undefined> {
   const shown = entries.slice(0, PICKER_SIZE);
   line(`Sessions started in this folder, newest first:\n${formatSessionList(shown, true)}`);
   for (;;) {
-    const answer = await new Promise<string>((resolve) => rl.question('Resume which (number or id; Enter for a new session)? ', resolve));
+    const answer = await new Promise<string>((resolve) => rl.question(`Resume which (number or id; ${none})? `, resolve));
     if (answer.trim() === '') return undefined;
     const picked = pickSession(shown, answer);
     if (picked) return picked.id;

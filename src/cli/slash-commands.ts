@@ -7,6 +7,9 @@ import type { UsageTotals } from '../runtime/context/pricing.js';
 export const SLASH_COMMANDS = {
   help: 'list these commands and the keys',
   clear: 'forget the conversation so far: the next prompt starts fresh (the session log keeps it)',
+  compact: 'summarise the older turns now, keeping the last two verbatim (frees context)',
+  resume: 'switch to another session of this folder (a picker)',
+  permissions: 'list the rules in force; /permissions remove N takes one out of its file',
   model: 'the provider and model of this session',
   cost: 'tokens, cost and context used so far in this session',
   tools: 'the tools the model can call',
@@ -37,7 +40,8 @@ export function helpText(): string {
   return [
     'Commands:',
     ...Object.entries(SLASH_COMMANDS).map(([name, text]) => `  /${name.padEnd(width)} ${text}`),
-    'Keys: Enter sends · lines typed while a turn runs are queued · Ctrl-C interrupts the turn · Ctrl-C twice or Ctrl-D exits',
+    'Keys: Enter sends · Tab completes an @path · lines typed while a turn runs are queued · Ctrl-C interrupts the turn · Ctrl-C twice or Ctrl-D exits',
+    '@path in a prompt attaches that file (read with the Read tool, so permissions apply)',
   ].join('\n');
 }
 

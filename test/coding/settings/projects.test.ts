@@ -51,3 +51,20 @@ describe('saved rules in the settings', () => {
     expect(readFileSync(projectsFile(home), 'utf8')).toContain('Bash(mkdir -p d1)');
   });
 });
+
+describe('removing a saved rule', () => {
+  it('takes it out of the settings file or the folder record it came from, and says when it was not there', async () => {
+    const { removeRule, persistRule } = await import('../../../src/coding/settings/persist.js');
+    const home = temp('wield-remove-home-');
+    const cwd = temp('wield-remove-cwd-');
+    await persistRule(cwd, 'Bash(make *)');
+    await persistRule(cwd, 'Bash(ls *)');
+    const local = path.join(cwd, '.wield', 'settings.local.json');
+    expect(await removeRule(local, 'allow', 'Bash(make *)', cwd, home)).toBe(true);
+    expect(JSON.parse(readFileSync(local, 'utf8')).permissions.allow).toEqual(['Bash(ls *)']);
+    expect(await removeRule(local, 'allow', 'Bash(make *)', cwd, home)).toBe(false);
+    await saveProjectRules(projectsFile(home), cwd, ['Bash(mkdir -p d1)']);
+    expect(await removeRule(projectsFile(home), 'allow', 'Bash(mkdir -p d1)', cwd, home)).toBe(true);
+    expect(await readProjectRecord(projectsFile(home), cwd)).toEqual({ ok: true, record: {} });
+  });
+});

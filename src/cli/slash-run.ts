@@ -1,0 +1,74 @@
+// Running the interactive session's slash commands against its state. Reading a line is in
+// slash-commands.ts (pure); this is the part with effects (compaction, files, the picker).
+import type { AgentSession } from './agent-session.js';
+import { costText, helpText, type SessionSpend, type SlashName } from './slash-commands.js';
+import { formatRules, listedRules, readRemove } from './permissions-view.js';
+import { removeRule } from '../coding/settings/persist.js';
+import { wieldHome } from '../runtime/agent/session-store.js';
+import { listSessions } from './session-list.js';
+import type { SessionEntry } from './session-list.js';
+
+export interface SlashContext {
+  session: AgentSession;
+  spent: SessionSpend;
+  signal: AbortSignal;
+  /** Asks the person to pick one of these sessions (undefined: stay). */
+  pick: (entries: SessionEntry[]) => Promise<string | undefined>;
+  /** Replaces the running session with the saved one. */
+  switchTo: (id: string) => Promise<void>;
+}
+
+export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, ctx: SlashContext): Promise<string> {
+  const { session } = ctx;
+  switch (name) {
+    case 'help':
+      return helpText();
+    case 'clear':
+      session.messages = [];
+      return 'conversation cleared: the next prompt starts fresh (the session log keeps what came before)';
+    case 'compact': {
+      const outcome = await session.compact(ctx.signal);
+      if (!outcome.ok) return outcome.error;
+      ctx.spent.usage.inputTokens += outcome.usage.inputTokens;
+      ctx.spent.usage.outputTokens += outcome.usage.outputTokens;
+      ctx.spent.turns += 1;
+      return `compacted: ${outcome.summarised} older messages summarised; the last turns are kept verbatim`;
+    }
+    case 'resume': {
+      const entries = listSessions(process.env, session.runtime.session.cwd).filter((entry) => entry.id !== session.id);
+      if (entries.length === 0) return 'no other saved session was started in this folder';
+      const id = await ctx.pick(entries);
+      if (id === undefined) return 'staying in this session';
+      await ctx.switchTo(id);
+      return '';
+    }
+    case 'permissions': {
+      const rules = listedRules(session.runtime.settings.permissions);
+      const request = readRemove(args, rules);
+      if (request === undefined) return formatRules(rules);
+      if (!request.ok) return `error: ${request.message}`;
+      const { rule } = request;
+      const removed = await removeRule(rule.source, rule.list, rule.text, session.runtime.session.cwd, wieldHome());
+      if (!removed) return `error: ${rule.source} no longer holds ${rule.text}; nothing changed`;
+      // The policy reads these lists as they are: the rule stops applying now, not only next run.
+      const live = session.runtime.settings.permissions[rule.list];
+      const at = live.findIndex((r) => r.text === rule.text && r.source === rule.source);
+      if (at >= 0) live.splice(at, 1);
+      return `removed ${rule.list} ${rule.text} from ${rule.source}`;
+    }
+    case 'model':
+      return `${session.provider.name} · ${session.model} (choose another with --model when starting wield)`;
+    case 'cost':
+      return costText(session.model, ctx.spent);
+    case 'tools':
+      return session.runtime.registry
+        .all()
+        .map((tool) => tool.name)
+        .join(', ');
+    case 'mcp': {
+      const servers = session.runtime.mcp?.list() ?? [];
+      if (servers.length === 0) return 'no MCP servers in this session (settings mcpServers, .mcp.json or --mcp-config add them)';
+      return servers.map((server) => `${server.name}: ${server.state}${server.error ? ` (${server.error})` : ''}`).join('\n');
+    }
+  }
+}
