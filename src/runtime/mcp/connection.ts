@@ -2,16 +2,7 @@
 // timeout and cancellation, and restart it (with backoff) after it crashes.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import {
-  type Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type StreamableHTTPClientTransport,
-  type Transport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { type Client, type StreamableHTTPClientTransport, type Transport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
@@ -20,10 +11,11 @@ import { defaultsAnswer } from './elicit.js';
 import { createClientTransport } from './client-transport.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
 import { sanitizeNamePart } from './names.js';
-import { McpOAuthProvider } from './oauth.js';
+import { McpOAuthProvider, withAuthorization } from './oauth.js';
 import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
-import { checkToolList, type McpToolInfo } from './tools.js';
+import { listServerTools, type McpToolInfo } from './tools.js';
+import { classifyCallError } from './call-errors.js';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
 
@@ -64,11 +56,6 @@ function describeConnectError(error: unknown): string {
   return messageOf(error);
 }
 
-// A loose page shape: each tool is checked on its own (tools.ts) so one bad entry cannot fail
-// the whole listing, as the SDK's strict listTools() would.
-const toolPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
-/** Guard against a server whose cursors never end. */
-const MAX_PAGES = 1000;
 const STDERR_TAIL_LINES = 20;
 
 function messageOf(error: unknown): string {
@@ -92,6 +79,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class McpConnection {
   private client?: Client;
+  /** The HTTP transport of the connected client, for authorization asked after initialize. */
+  private http?: StreamableHTTPClientTransport;
   private attempt?: Promise<Client>;
   private state: McpServerState;
   private error?: string;
@@ -170,13 +159,15 @@ export class McpConnection {
   async callTool(toolName: string, input: Record<string, unknown>, ctx: ToolContext): Promise<McpCallOutput> {
     const client = await this.ready(ctx.signal);
     try {
-      const result = await client.callTool(
-        { name: toolName, arguments: input },
-        {
-          signal: ctx.signal,
-          timeout: this.callTimeout,
-          onprogress: (progress) => ctx.onProgress({ progress: progress.progress, total: progress.total, message: progress.message }),
-        },
+      const result = await withAuthorization(this.oauth, this.http, () =>
+        client.callTool(
+          { name: toolName, arguments: input },
+          {
+            signal: ctx.signal,
+            timeout: this.callTimeout,
+            onprogress: (progress) => ctx.onProgress({ progress: progress.progress, total: progress.total, message: progress.message }),
+          },
+        ),
       );
       this.failures = 0;
       // A server that changed its tools before answering announced it first: the new list is
@@ -251,12 +242,14 @@ export class McpConnection {
         await client.connect(transport, { timeout: this.connectTimeout, signal });
       }
       this.watchToolChanges(client, transport);
-      const tools = await this.listTools(client, signal);
+      const http = this.oauth ? (transport as StreamableHTTPClientTransport) : undefined;
+      const tools = await withAuthorization(this.oauth, http, () => this.listTools(client, signal));
       if (this.isClosed()) {
         await client.close();
         throw new Error('shut down while connecting');
       }
       this.client = client;
+      this.http = http;
       this.state = 'connected';
       this.error = undefined;
       this.publish(tools);
@@ -321,24 +314,8 @@ export class McpConnection {
     return this.state === 'closed';
   }
 
-  /** Pages through tools/list (the SDK's cursor walk, but per-tool checking, see toolPage). */
   private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolInfo[]> {
-    if (!client.getServerCapabilities()?.tools) return [];
-    const raw: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, toolPage, {
-        timeout: this.connectTimeout,
-        signal,
-      });
-      raw.push(...result.tools);
-      if (result.nextCursor === undefined) break;
-      if (cursors.has(result.nextCursor)) throw new Error(`tools/list repeated cursor ${JSON.stringify(result.nextCursor)}`);
-      cursors.add(result.nextCursor);
-      cursor = result.nextCursor;
-    }
-    const checked = checkToolList(raw);
+    const checked = await listServerTools(client, this.connectTimeout, signal);
     this.toolErrors = checked.errors;
     for (const line of checked.errors) this.logLine(`skipped ${line}`);
     return checked.tools;
@@ -382,23 +359,9 @@ export class McpConnection {
   }
 
   private callError(client: Client, toolName: string, error: unknown): ToolError {
-    const server = `MCP server "${this.name}"`;
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      return new ToolError(
-        `${server} did not answer "${toolName}" within ${this.callTimeout / 1000} s; the call was cancelled. Try a smaller request, or raise "timeout" for this server in the settings.`,
-      );
-    }
-    if (error instanceof SdkError && (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected)) {
-      this.lost(client, 'it exited during a call');
-      return new ToolError(
-        `${server} crashed or disconnected during "${toolName}"${this.stderrHint()}. It will be restarted on the next call.`,
-      );
-    }
-    if (error instanceof ProtocolError) return new ToolError(`${server} rejected "${toolName}": ${error.message}`);
-    if (error instanceof SdkError) return new ToolError(`${server} sent an unusable answer to "${toolName}": ${error.message}`);
-    // Anything else is the transport failing (an HTTP server gone, a broken pipe): reconnect next time.
-    this.lost(client, messageOf(error));
-    return new ToolError(`${server} failed during "${toolName}": ${messageOf(error)}. It will be reconnected on the next call.`);
+    const failure = classifyCallError(this.name, toolName, error, this.callTimeout, this.stderrHint());
+    if (failure.lost) this.lost(client, failure.lost);
+    return new ToolError(failure.message);
   }
 
   private onStderr(text: string): void {

@@ -5,12 +5,14 @@
 // sends the person to the authorization page (oauth-callback.ts). Machine clients use the
 // client-credentials grant with a configured client ID and secret.
 import { randomUUID } from 'node:crypto';
-import type {
-  OAuthClientMetadata,
-  OAuthDiscoveryState,
-  OAuthClientProvider,
-  StoredOAuthClientInformation,
-  StoredOAuthTokens,
+import {
+  type StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientMetadata,
+  type OAuthDiscoveryState,
+  type OAuthClientProvider,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { listenForCallback, openInBrowser, type CallbackListener } from './oauth-callback.js';
 import type { OAuthStore } from './oauth-store.js';
@@ -171,5 +173,28 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   get awaitingAuthorization(): boolean {
     return this.listener !== undefined;
+  }
+}
+
+/**
+ * Runs a request of a connected client; when the server asked for authorization (a 401 after
+ * initialize) or for a wider scope (403 insufficient_scope, step-up) and the person was sent to
+ * the authorization page, waits for them, finishes the authorization on the same transport and
+ * runs the request once more (a second refusal is the server's answer).
+ */
+export async function withAuthorization<T>(
+  oauth: McpOAuthProvider | undefined,
+  transport: StreamableHTTPClientTransport | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError) || !oauth?.awaitingAuthorization || !transport) throw error;
+    const params = await oauth.authorizationResult().catch((reason: unknown) => {
+      throw new Error(`authorization failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+    });
+    await transport.finishAuth(params);
+    return run();
   }
 }

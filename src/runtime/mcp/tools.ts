@@ -1,5 +1,6 @@
 // What a server lists, checked tool by tool: a malformed entry or a schema Ajv rejects is
 // reported and skipped, and the server's other tools still load.
+import type { Client } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import type { JSONSchema } from '../tool/types.js';
@@ -85,4 +86,30 @@ export function checkToolList(raw: readonly unknown[]): ToolListCheck {
     });
   });
   return result;
+}
+
+// A loose page shape: each tool is checked on its own so one bad entry cannot fail the whole
+// listing, as the SDK's strict listTools() would.
+const toolPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+/** Guard against a server whose cursors never end. */
+const MAX_PAGES = 1000;
+
+/** Pages through tools/list (the SDK's cursor walk, but per-tool checking). */
+export async function listServerTools(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<ReturnType<typeof checkToolList>> {
+  if (!client.getServerCapabilities()?.tools) return checkToolList([]);
+  const raw: unknown[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, toolPage, {
+      timeout: timeoutMs,
+      signal,
+    });
+    raw.push(...result.tools);
+    if (result.nextCursor === undefined) break;
+    if (cursors.has(result.nextCursor)) throw new Error(`tools/list repeated cursor ${JSON.stringify(result.nextCursor)}`);
+    cursors.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  return checkToolList(raw);
 }

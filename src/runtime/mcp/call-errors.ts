@@ -1,0 +1,42 @@
+// What a failed tools/call means for the model and for the connection: a timeout, a crash (the
+// server is restarted on the next call), a refusal, an unusable answer, or the transport failing
+// (reconnected on the next call). Pure.
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+
+export interface CallFailure {
+  message: string;
+  /** Set when the connection is lost (the reason): the next call reconnects. */
+  lost?: string;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function classifyCallError(
+  serverName: string,
+  toolName: string,
+  error: unknown,
+  callTimeoutMs: number,
+  stderrHint: string,
+): CallFailure {
+  const server = `MCP server "${serverName}"`;
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return {
+      message: `${server} did not answer "${toolName}" within ${callTimeoutMs / 1000} s; the call was cancelled. Try a smaller request, or raise "timeout" for this server in the settings.`,
+    };
+  }
+  if (error instanceof SdkError && (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected)) {
+    return {
+      lost: 'it exited during a call',
+      message: `${server} crashed or disconnected during "${toolName}"${stderrHint}. It will be restarted on the next call.`,
+    };
+  }
+  if (error instanceof ProtocolError) return { message: `${server} rejected "${toolName}": ${error.message}` };
+  if (error instanceof SdkError) return { message: `${server} sent an unusable answer to "${toolName}": ${error.message}` };
+  // Anything else is the transport failing (an HTTP server gone, a broken pipe): reconnect next time.
+  return {
+    lost: messageOf(error),
+    message: `${server} failed during "${toolName}": ${messageOf(error)}. It will be reconnected on the next call.`,
+  };
+}
