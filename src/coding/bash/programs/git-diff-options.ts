@@ -6,7 +6,7 @@ import type { ProgramSpec } from '../program.js';
 export const DIFF_LONG = [
   'patch',
   'no-patch',
-  'unified=',
+  'unified=?',
   'output=',
   'output-indicator-new=',
   'output-indicator-old=',
@@ -94,7 +94,7 @@ export const DIFF_LONG = [
   'stat-count=',
   'stat-graph-width=',
 ];
-export const DIFF_SHORT = 'pusU:zB::M::C::Dl:S:G:O:RabwWX::';
+export const DIFF_SHORT = 'pusU::zB::M::C::Dl:S:G:O:RabwWX::';
 export const DIFF_UNSAFE = {
   '--output': 'writes to a file',
   '--ext-diff': 'runs an external diff program',

@@ -49,7 +49,7 @@ export const METADATA_SUBCOMMANDS: Record<string, ProgramSpec> = {
     ],
   },
   branch: {
-    short: 'avrlqdDmMcCfut:',
+    short: 'avrlqdDmMcCfu:t::',
     long: [
       'all',
       'remotes',
@@ -208,7 +208,7 @@ export const METADATA_SUBCOMMANDS: Record<string, ProgramSpec> = {
       'all',
       'tags',
       'contains',
-      'abbrev=',
+      'abbrev=?',
       'candidates=',
       'exact-match',
       'debug',
@@ -244,7 +244,7 @@ export const METADATA_SUBCOMMANDS: Record<string, ProgramSpec> = {
     ],
   },
   'show-ref': {
-    short: 'dqs',
+    short: 'dqs::',
     long: ['head', 'dereference', 'hash=?', 'abbrev=?', 'tags', 'heads', 'branches', 'verify', 'exists', 'quiet'],
   },
   'count-objects': { short: 'vH', long: ['verbose', 'human-readable'] },
