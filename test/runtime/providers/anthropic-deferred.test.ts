@@ -3,6 +3,7 @@
 // With them, loading a tool mid-session leaves the cached prefix whole; appended instead, the
 // history after the tools is written again; a server without the feature is detected and the
 // request sent again the old way.
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type Anthropic from '@anthropic-ai/sdk';
 import { runAgent } from '../../../src/runtime/agent/loop.js';
@@ -147,6 +148,60 @@ describe('deferred tools: the request shape', () => {
     // Read is not deferred (it is always loaded), so only slack_send is referenced.
     expect(result.content).toEqual([{ type: 'tool_reference', tool_name: 'slack_send' }]);
     expect(withDeferredTools(params(), new Set())).toEqual(params());
+  });
+
+  it('for any history of searches, references only deferred tools the request defines, and changes nothing else', () => {
+    const names = ['Read', 'slack_send', 'gh_issue', 'weather'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ found: fc.subarray(names), isError: fc.boolean() }), { maxLength: 6 }),
+        fc.subarray(names),
+        (searches, loaded) => {
+          const base = params();
+          const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'go' }];
+          searches.forEach((search, i) => {
+            messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `s${i}`, name: 'ToolSearch', input: {} }] });
+            const text = search.found.map((name, n) => `${n + 1}. ${name} — does things.`).join('\n') || 'No tools matched "x".';
+            messages.push({
+              role: 'user',
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: `s${i}`,
+                  content: [{ type: 'text', text }],
+                  ...(search.isError ? { is_error: true } : {}),
+                },
+              ],
+            });
+          });
+          const tools = names.map((name) => ({ name, input_schema: { type: 'object' as const } }));
+          const input = { ...base, tools, messages };
+          const out = withDeferredTools(input, new Set(loaded));
+          const deferred = new Set(
+            (out.tools ?? []).filter((t) => 'defer_loading' in t && t.defer_loading).map((t) => ('name' in t ? t.name : '')),
+          );
+          expect([...deferred].sort()).toEqual([...loaded].sort());
+          expect(out.messages).toHaveLength(messages.length);
+          searches.forEach((search, i) => {
+            const block = (out.messages[2 + 2 * i].content as Anthropic.ToolResultBlockParam[])[0];
+            const expected = search.found.filter((name) => loaded.includes(name));
+            if (!search.isError && expected.length > 0)
+              expect(block.content).toEqual(expected.map((tool_name) => ({ type: 'tool_reference', tool_name })));
+            else expect(block).toEqual((messages[2 + 2 * i].content as Anthropic.ContentBlockParam[])[0]);
+          });
+          out.messages.forEach((message, i) => {
+            expect(message.role).toBe(messages[i].role);
+            if (typeof message.content === 'string') return;
+            for (const block of message.content) {
+              if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
+              for (const part of block.content) if (part.type === 'tool_reference') expect(deferred.has(part.tool_name)).toBe(true);
+              if (block.is_error) expect(block).toEqual((messages[i].content as Anthropic.ContentBlockParam[])[0]);
+            }
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('knows a refusal of the feature from other 400s', () => {
