@@ -165,6 +165,30 @@ describe('wield replay', () => {
     }
   });
 
+  it('a Bash command that reads project files replays against the files as the session saw them', async () => {
+    const { cwd, home } = project();
+    const script: ScriptStep[] = [{ toolCalls: [call('c1', 'Bash', { command: 'cat notes.txt && wc -l "src/a.ts"' })] }, { text: 'done' }];
+    const standin = await startStandin({ dialect: 'anthropic', script });
+    let run: Awaited<ReturnType<typeof runCli>>;
+    try {
+      run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'go'], {
+        cwd,
+        env: cleanEnv(home, providerEnv('anthropic', standin.url)),
+      });
+    } finally {
+      await standin.close();
+    }
+    const id = /session ([A-Za-z0-9_-]+)/.exec(run.stderr)?.[1] ?? readdirId(home);
+    const recorded = readSession(sessionFile(id, cleanEnv(home))).records;
+    expect(recorded.filter((r) => r.type === 'file').map((r) => r.type === 'file' && r.path)).toEqual(['notes.txt', 'src/a.ts']);
+    // Both change after the session; the replay still sees what the command saw.
+    writeFileSync(path.join(cwd, 'notes.txt'), 'changed since\n');
+    writeFileSync(path.join(cwd, 'src', 'a.ts'), '1\n2\n3\n');
+    const out = await replay(id, home, cwd);
+    expect(out.stdout).toMatch(/^1 calls?: 1 same/m);
+    expect(out.code).toBe(0);
+  });
+
   it('says which id was not found', async () => {
     const { cwd, home } = project();
     const out = await replay('no-such-session', home, cwd);

@@ -1,6 +1,7 @@
 // Bash: runs a command in the session's persistent working directory, in its own process group,
 // with bounded memory (head + tail in memory, the full stream in a spill file).
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { analyzeBash, loadBashAnalyzer, matchBashRule, type BashAnalysis } from '../bash/index.js';
 import { isDestructiveCommand } from '../bash/destructive.js';
@@ -12,6 +13,7 @@ import { defineTool } from '../../runtime/tool/define.js';
 import { ToolError } from '../../runtime/tool/types.js';
 import type { ToolContext } from '../../runtime/tool/types.js';
 import { OutputCapture } from './bash-output.js';
+import { pathLikeWords } from './shell-words.js';
 import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
 import type { SandboxProfile } from '../sandbox/plan.js';
 
@@ -198,6 +200,11 @@ export function bashTool(options: BashToolOptions = {}) {
     },
     ruleParts: (input) => bashAnalysisOf(input).commands.map((part: string) => ({ ...input, command: part })),
     permissionMatcher: (input) => (content) => matchBashRule(content, input.command),
+    // For replays only: the existing files and folders the line names (not the working folder itself).
+    mentionedPaths: (input, { cwd }) =>
+      pathLikeWords(input.command)
+        .map((word) => path.resolve(cwd, word))
+        .filter((file) => file !== path.resolve(cwd) && fs.existsSync(file)),
     maxResultChars: BASH_MAX_RESULT_CHARS,
     async call(input, ctx) {
       if (!fs.existsSync(ctx.session.cwd)) {

@@ -91,19 +91,20 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
   return (event) => {
     if (event.type !== 'tool_start') return [];
     const tool = options.resolveTool(event.toolName);
-    if (!tool?.touchedPaths) return [];
-    let touched: ReturnType<NonNullable<AnyTool['touchedPaths']>>;
+    if (!tool?.touchedPaths && !tool?.mentionedPaths) return [];
+    let touched: string[];
     try {
       // The input as the model sent it, before parsing: JSON text is read here, damage ignored.
       const input: unknown = typeof event.input === 'string' ? JSON.parse(event.input) : event.input;
       if (typeof input !== 'object' || input === null) return [];
-      touched = tool.touchedPaths(input, { cwd: options.cwd });
+      const at = { cwd: options.cwd };
+      touched = [...(tool.touchedPaths?.(input, at).map((entry) => entry.path) ?? []), ...(tool.mentionedPaths?.(input, at) ?? [])];
     } catch {
       return [];
     }
     const out: FileRecord[] = [];
     for (const entry of touched) {
-      const abs = path.resolve(options.cwd, entry.path);
+      const abs = path.resolve(options.cwd, entry);
       const rel = path.relative(options.cwd, abs);
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
       snapshot(abs, out);

@@ -55,6 +55,7 @@ export interface ToolDefinition<I, O> {
   permissionMatcher?: (input: I) => (ruleContent: string) => boolean;
   ruleParts?: (input: I) => I[];
   touchedPaths?: (input: I, ctx: { cwd: string }) => TouchedPath[];
+  mentionedPaths?: (input: I, ctx: { cwd: string }) => string[];
   writeKey?: (input: I, ctx: { cwd: string }) => string | undefined;
   call: (input: I, ctx: ToolContext) => Promise<O>;
   toModel?: (output: O, budget: ResultBudget, format?: string) => ToolResultContent;
@@ -135,6 +136,7 @@ export function defineTool<I = Record<string, unknown>, O = unknown>(def: ToolDe
     permissionMatcher: def.permissionMatcher,
     ruleParts: def.ruleParts,
     touchedPaths: def.touchedPaths,
+    mentionedPaths: def.mentionedPaths,
     writeKey: def.writeKey,
     call: def.call,
     toModel: def.toModel ?? defaultToModel,

@@ -220,6 +220,12 @@ export interface Tool<I = Record<string, unknown>, O = unknown> {
   ruleParts?: (input: I) => I[];
   /** Files this call reads or writes (for the path guard and path rules). */
   touchedPaths?: (input: I, ctx: { cwd: string }) => TouchedPath[];
+  /**
+   * Other paths the input names that the call may read or change, best-effort (a shell command's
+   * operands): a session records them before the call so a replay can restore them. Never used
+   * for permissions.
+   */
+  mentionedPaths?: (input: I, ctx: { cwd: string }) => string[];
   /** Key of the resource a call mutates; two calls with the same key never run at once. */
   writeKey?: (input: I, ctx: { cwd: string }) => string | undefined;
 
