@@ -4,21 +4,31 @@
 import { runProgram, type Invocation, type ProgramContext, type ProgramSpec } from '../program.js';
 
 /**
- * Files version managers read from the project (asdf, mise, rtx, nodenv, pyenv): a shim on PATH
- * standing in for node or python may install the version they name, or, for mise, run the
- * scripts its config lists. Audit of the other programs in the table: none reads config from the
- * workspace that can write, run or reach the network (rg reads RIPGREP_CONFIG_PATH and jq ~/.jq,
- * both the user's; git's repository config and hooks are checked before git runs; ignore files
- * only narrow what a search reads).
+ * Files version managers read from the project (asdf, mise, rtx, nodenv, pyenv, fnm): a shim on
+ * PATH standing in for node or python may install the version they name, or, for mise, run the
+ * scripts and set the environment its config lists. `.nvmrc` is read by nvm only on `nvm use`,
+ * but mise, asdf (legacy version files) and fnm read it as their own. Audit of the other programs
+ * in the table: none reads config from the workspace that can write, run or reach the network
+ * (rg reads RIPGREP_CONFIG_PATH, awk AWKPATH, file MAGIC, gzip GZIP and unzip UNZIP, and jq
+ * ~/.jq: the user's, and a command that sets one asks; git's repository config, hooks, work tree
+ * and git folder are checked before git runs; ignore files only narrow what a search reads;
+ * .editorconfig is read by editors only). Not covered: volta pins a node version in package.json
+ * (`"volta"`), which its node shim downloads; only the sandbox (no network) stops that.
  */
 const TOOLCHAIN_FILES = [
   '.tool-versions',
   '.mise.toml',
+  '.mise.local.toml',
   'mise.toml',
+  'mise.local.toml',
   '.mise',
   '.config/mise.toml',
+  '.config/mise',
   '.rtx.toml',
+  '.rtx.local.toml',
+  'rtx.toml',
   '.node-version',
+  '.nvmrc',
   '.python-version',
 ];
 
