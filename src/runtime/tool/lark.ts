@@ -6,7 +6,8 @@
 // the usual terminals. Not supported (refused at definition): %ignore, %declare, templates, ~ and
 // ranges. Matching returns every end position of a symbol (memoised per rule and position), with
 // regex terminals matched greedily as Lark's lexer does; apply_patch's grammar checks a 1,000-line
-// patch in about 3 ms. Left-recursive rules never match (none of the grammars we ship has one).
+// patch in 7-35 ms (fastest to median of 20 runs, 2 cores under load; a model writes such a patch
+// in tens of seconds). Left-recursive rules never match (none of the grammars we ship has one).
 
 type Expr =
   | { kind: 'literal'; text: string; caseless: boolean }
