@@ -15,6 +15,8 @@ import { runSlash } from './slash-run.js';
 import { createTurnView, Spinner } from './turn-view.js';
 import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
 import { attachMentions, completeMention } from './mentions.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, createPasteState } from './paste.js';
+import { appendHistory, readHistory } from './prompt-history.js';
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
@@ -42,6 +44,27 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     terminal: true,
     prompt: '› ',
     completer: (typed: string) => completeMention(typed, cwd),
+    history: readHistory(env),
+    historySize: 500,
+  });
+  // A paste arrives whole (see paste.ts) instead of as one prompt per line.
+  const paste = createPasteState();
+  out.write(BRACKETED_PASTE_ON);
+  const pasteOff = (): void => {
+    out.write(BRACKETED_PASTE_OFF);
+  };
+  process.once('exit', pasteOff);
+  process.stdin.on('keypress', (_char: string | undefined, key: { name?: string } | undefined) => {
+    if (key?.name === 'paste-start') paste.start();
+    if (key?.name !== 'paste-end') return;
+    const held = paste.end(rl.line);
+    if (held === undefined) return;
+    // The last pasted line is held too: out of the editor, so it is not sent twice.
+    rl.write(null, { ctrl: true, name: 'e' });
+    rl.write(null, { ctrl: true, name: 'u' });
+    const count = held.split('\n').length;
+    line(`[pasted ${count} lines · Enter sends them, with anything typed first added after]`);
+    rl.prompt(true);
   });
   // The session's policy exists only after the runtime loads; the prompt reaches it late.
   let ask: AskPermission | undefined;
@@ -187,11 +210,14 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       if (text !== '') line(text);
     });
   };
-  rl.on('line', (input) => {
+  rl.on('line', (typed) => {
+    const input = paste.line(typed);
+    if (input === undefined) return;
+    if (!input.includes('\n') && input.trim() !== '') appendHistory(env, input.trim());
     if (!turn) return submit(input);
     if (input.trim() === '') return;
     queued.push(input);
-    line(`(queued: ${input.trim()})`);
+    line(`(queued: ${input.trim().split('\n')[0]}${input.includes('\n') ? ' …' : ''})`);
   });
   rl.prompt();
   if (initialPrompt !== undefined) {
@@ -201,6 +227,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   const code = await finished;
   turn?.abort(new Error('exiting'));
   rl.close();
+  pasteOff();
   await session.close();
   line(`session ${session.id} · continue it: wield --resume ${session.id} (or wield -c in this folder)`);
   return code;

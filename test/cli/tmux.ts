@@ -48,6 +48,12 @@ export class TmuxSession {
     execFileSync('tmux', TmuxSession.args(this.name, 'send-keys', '-t', this.name, 'Enter'));
   }
 
+  /** Pastes `text` as a terminal paste: bracketed (`-p`) when the program turned bracketed paste on. */
+  paste(text: string): void {
+    execFileSync('tmux', TmuxSession.args(this.name, 'set-buffer', '-b', 'wield-test', text));
+    execFileSync('tmux', TmuxSession.args(this.name, 'paste-buffer', '-p', '-d', '-b', 'wield-test', '-t', this.name));
+  }
+
   keys(...keys: string[]): void {
     execFileSync('tmux', TmuxSession.args(this.name, 'send-keys', '-t', this.name, ...keys));
   }

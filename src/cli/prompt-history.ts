@@ -1,0 +1,38 @@
+// The prompts typed in interactive sessions, kept across sessions in ~/.wield/history (one
+// single-line prompt per line, oldest first) so Up recalls them as a shell's history does.
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { wieldHome } from '../runtime/agent/session-store.js';
+
+/** Lines kept for recall; the file may grow past it, only the newest are read. */
+const HISTORY_LINES = 500;
+
+export function historyFile(env: NodeJS.ProcessEnv): string {
+  return path.join(wieldHome(env), '.wield', 'history');
+}
+
+/** Newest first, as readline takes it. */
+export function historyFromText(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-HISTORY_LINES)
+    .reverse();
+}
+
+export function readHistory(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return historyFromText(readFileSync(historyFile(env), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+export function appendHistory(env: NodeJS.ProcessEnv, prompt: string): void {
+  try {
+    mkdirSync(path.dirname(historyFile(env)), { recursive: true });
+    appendFileSync(historyFile(env), `${prompt}\n`, { mode: 0o600 });
+  } catch {
+    // History is a convenience: a read-only home does not stop the session.
+  }
+}
