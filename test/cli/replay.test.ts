@@ -63,17 +63,7 @@ describe('wield replay', () => {
       },
       { text: 'done' },
     ];
-    const standin = await startStandin({ dialect: 'anthropic', script });
-    let run: Awaited<ReturnType<typeof runCli>>;
-    try {
-      run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'go'], {
-        cwd,
-        env: cleanEnv(home, providerEnv('anthropic', standin.url)),
-      });
-    } finally {
-      await standin.close();
-    }
-    const id = /session ([A-Za-z0-9_-]+)/.exec(run.stderr)?.[1] ?? readdirId(home);
+    const id = await recordOneShot(script, cwd, home);
     // The project changes after the session: replay must use what the session saw.
     writeFileSync(path.join(cwd, 'notes.txt'), 'changed since\n');
     const out = await replay(id, home, cwd);
@@ -168,17 +158,7 @@ describe('wield replay', () => {
   it('a Bash command that reads project files replays against the files as the session saw them', async () => {
     const { cwd, home } = project();
     const script: ScriptStep[] = [{ toolCalls: [call('c1', 'Bash', { command: 'cat notes.txt && wc -l "src/a.ts"' })] }, { text: 'done' }];
-    const standin = await startStandin({ dialect: 'anthropic', script });
-    let run: Awaited<ReturnType<typeof runCli>>;
-    try {
-      run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'go'], {
-        cwd,
-        env: cleanEnv(home, providerEnv('anthropic', standin.url)),
-      });
-    } finally {
-      await standin.close();
-    }
-    const id = /session ([A-Za-z0-9_-]+)/.exec(run.stderr)?.[1] ?? readdirId(home);
+    const id = await recordOneShot(script, cwd, home);
     const recorded = readSession(sessionFile(id, cleanEnv(home))).records;
     expect(recorded.filter((r) => r.type === 'file').map((r) => r.type === 'file' && r.path)).toEqual(['notes.txt', 'src/a.ts']);
     // Both change after the session; the replay still sees what the command saw.
@@ -196,6 +176,20 @@ describe('wield replay', () => {
     expect(out.stderr).toMatch(/No session "no-such-session" in .*: pass an id wield printed/);
   });
 });
+
+/** Runs `wield -p` against a stand-in playing `script`; the recorded session's id. */
+async function recordOneShot(script: ScriptStep[], cwd: string, home: string): Promise<string> {
+  const standin = await startStandin({ dialect: 'anthropic', script });
+  try {
+    const run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'go'], {
+      cwd,
+      env: cleanEnv(home, providerEnv('anthropic', standin.url)),
+    });
+    return /session ([A-Za-z0-9_-]+)/.exec(run.stderr)?.[1] ?? readdirId(home);
+  } finally {
+    await standin.close();
+  }
+}
 
 /** The id of the only session recorded under this home. */
 function readdirId(home: string): string {
