@@ -5,12 +5,12 @@
 // a harmless placeholder is created (see PROTECTED_GIT_PATHS), so that it can be mounted read-only.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { globSync } from 'tinyglobby';
 import type { SandboxPlan } from './argv.js';
 import { kindOf, realOrUndefined } from './fs-probe.js';
 import { protectedGitEntries, rootGit, type ProtectedEntry } from './git-dirs.js';
 import { gitConfigTargets } from './git-config-targets.js';
 import { userHome } from '../permissions/home.js';
+import { scanRoot } from './scan.js';
 import { PROTECTED_PATHS, parseDenyRead } from './settings.js';
 
 /**
@@ -161,28 +161,6 @@ function placeholder(file: string, content: string): boolean {
     if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) return false;
   }
   return realOrUndefined(file) === file;
-}
-
-/** Secrets matching the deny patterns, and the folders holding a `.git` (repositories), in one walk. */
-function scanRoot(root: string, patterns: string[], exempt: string[]): { secrets: string[]; repositories: string[] } {
-  const matches = globSync([...patterns, '**/.git'], {
-    cwd: root,
-    absolute: true,
-    dot: true,
-    onlyFiles: false,
-    // Not followed: a link to a folder could take the scan across the whole disk. A secret
-    // reached through a link stays hidden when its real path is listed (bwrap mounts over it).
-    followSymbolicLinks: false,
-    // Dependencies and git internals hold no user secrets and are the bulk of a tree; `.git/*`
-    // (not `.git/**`) keeps `.git` itself in the results while the walk skips what is inside.
-    ignore: [...exempt, '**/node_modules/**', '**/.git/*'],
-  });
-  // Folders come back with a trailing slash.
-  const found = matches.map((m) => m.replace(/\/+$/, ''));
-  return {
-    secrets: found.filter((p) => path.basename(p) !== '.git'),
-    repositories: found.filter((p) => path.basename(p) === '.git').map((p) => path.dirname(p)),
-  };
 }
 
 function unique(items: string[]): string[] {
