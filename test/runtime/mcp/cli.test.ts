@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULTY_SERVER, tempDir } from './helpers.js';
+import path from 'node:path';
+import { FAULTY_SERVER, serverEntry, tempDir } from './helpers.js';
 import { buildCli } from '../../cli/helpers.js';
 
 const run = promisify(execFile);
@@ -62,6 +63,29 @@ describe('wield mcp', () => {
       await client.close();
     }
   });
+
+  it('serve: a ToolSearch sent before a proxied server connected waits for it and finds its tools', async () => {
+    const slowStart = path.join(path.dirname(FAULTY_SERVER), 'slow-start.mjs');
+    const slow = { command: process.execPath, args: [slowStart, '1500', serverEntry('@modelcontextprotocol/server-everything'), 'stdio'] };
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, 'mcp', 'serve', '--mcp-config', JSON.stringify({ mcpServers: { slow } })],
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'ToolSearch', arguments: { query: 'echo back a message' } });
+      const text = (result.content as { type: string; text: string }[]).map((block) => block.text).join('\n');
+      expect(text).toContain('mcp__slow__echo');
+      expect(text).not.toContain('No tools matched');
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 
   it('serve on a network address without a token is a usage error (exit 2), before anything starts', async () => {
     const failure = await run(process.execPath, [cli, 'mcp', 'serve', '--http', '0', '--host', '0.0.0.0'], {
