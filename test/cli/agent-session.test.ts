@@ -23,9 +23,9 @@ describe('compaction and --resume', () => {
     const home = tempDir('wield-compact-home-');
     // ~6k tokens a file: the third read takes the context past 85% of a 20,000-token window.
     const docs = [0, 1, 2, 3].map((i) => path.join(cwd, `doc${i}.txt`));
-    docs.forEach((file, i) =>
-      writeFileSync(file, `${Array.from({ length: 300 }, (_, n) => `doc${i} line ${n} ${'.'.repeat(60)}`).join('\n')}\n`),
-    );
+    for (const [i, file] of docs.entries()) {
+      writeFileSync(file, `${Array.from({ length: 300 }, (_, n) => `doc${i} line ${n} ${'.'.repeat(60)}`).join('\n')}\n`);
+    }
     mkdirSync(path.join(home, '.wield'), { recursive: true });
     // Clearing and the turn budget off, so compaction is what keeps the session in its window.
     writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify({ context: { clearing: false, turnBudget: false } }));

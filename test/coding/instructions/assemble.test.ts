@@ -65,7 +65,7 @@ describe('the system-prompt section', () => {
   });
 
   it('cuts at the cap with a note, and names the files left out', () => {
-    const big = { ...root, text: 'x'.repeat(MAX_INSTRUCTION_BYTES - 10) + 'TAIL-OF-ROOT' };
+    const big = { ...root, text: `${'x'.repeat(MAX_INSTRUCTION_BYTES - 10)}TAIL-OF-ROOT` };
     const out = assembleInstructions([big, sub], { trusted: true, cwd: '/r' });
     expect(out.cut).toBe(true);
     expect(out.text).not.toContain('TAIL-OF-ROOT');

@@ -3,7 +3,13 @@ import { pathLikeWords } from '../../../src/coding/tools/shell-words.js';
 
 describe('pathLikeWords', () => {
   it('keeps literal operands with quotes removed, drops options and words bash would expand', () => {
-    expect(pathLikeWords(`cat "my notes.txt" 'b.txt' c\\ d.txt -n --color=never`)).toEqual(['cat', 'my notes.txt', 'b.txt', 'c d.txt', 'never']);
+    expect(pathLikeWords(`cat "my notes.txt" 'b.txt' c\\ d.txt -n --color=never`)).toEqual([
+      'cat',
+      'my notes.txt',
+      'b.txt',
+      'c d.txt',
+      'never',
+    ]);
     expect(pathLikeWords('wc -l $HOME/x *.ts ~/y "$(pwd)/z" {a,b}.txt')).toEqual(['wc']);
     expect(pathLikeWords('grep -rn foo src && sed -n 1,5p README.md | head > out.txt')).toEqual([
       'grep',
