@@ -1,6 +1,8 @@
 // Start-up: time from spawning `wield -p` to the first model request arriving at a local
 // stand-in server (median of 10 per provider), with a bare `node` start as the baseline.
-// Goal: ≤ 300 ms.
+// Goal: ≤ 300 ms. And interactive `wield` in a pseudo-terminal (util-linux `script`): spawn to
+// the first prompt (`› `) on screen. WIELD_BENCH_CLI=bundle.js measures another build (e.g. an
+// older commit's) instead of bundling this tree.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -41,6 +43,36 @@ async function timeToFirstRequest(cli: string, dialect: StandinDialect): Promise
   return times;
 }
 
+/** Spawn → the prompt `› ` written to the terminal, then Ctrl-D ends the session. */
+async function timeToFirstPrompt(cli: string): Promise<number[]> {
+  const cwd = tempDir('wield-bench-tty-cwd-');
+  // No request is made: the prompt comes before any; the address only has to be well-formed.
+  const env = cleanEnv(tempDir('wield-bench-tty-home-'), { ...providerEnv('anthropic', 'http://127.0.0.1:9'), TERM: 'xterm' });
+  const command = [process.execPath, cli, ...providerArgs('anthropic')].join(' ');
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const done = exited(child);
+    let screen = '';
+    const ms = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no prompt after 20 s; screen: ${screen}`)), 20_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+        if (!screen.includes('› ')) return;
+        clearTimeout(timer);
+        resolve(performance.now() - started);
+      });
+    });
+    times.push(ms);
+    child.stdin?.write('\x04');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await done;
+    clearTimeout(killer);
+  }
+  return times;
+}
+
 async function bareNode(): Promise<number[]> {
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
@@ -51,9 +83,13 @@ async function bareNode(): Promise<number[]> {
   return times;
 }
 
-const { cli, cleanup } = await buildCli();
+const given = process.env.WIELD_BENCH_CLI;
+const { cli, cleanup } = given ? { cli: given, cleanup: () => undefined } : await buildCli();
 try {
   const figures: Record<string, unknown> = { runs: RUNS, goalMs: 300 };
+  const prompt = await timeToFirstPrompt(cli);
+  figures.interactive_firstPromptMedianMs = Math.round(median(prompt));
+  figures.interactive_firstPromptRunsMs = prompt.map(Math.round);
   for (const dialect of ['anthropic', 'openai', 'openai-responses'] as const) {
     const times = await timeToFirstRequest(cli, dialect);
     figures[`${dialect}_medianMs`] = Math.round(median(times));
