@@ -93,11 +93,17 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     rl.close();
     throw error;
   }
-  // Off the start-up path: until it loads (a few hundred ms), answers print as plain text.
+  // The renderer (highlight.js in it) takes 150-400 ms of the main thread to load: never before the
+  // first prompt is on screen, nor while a first request is being sent (then on its first reply).
   let markdown: RenderMarkdown | undefined;
-  loadMarkdownRenderer(Math.min(out.columns ?? 100, 120))
-    .then((render) => (markdown = render))
-    .catch(() => undefined);
+  let markdownLoading = false;
+  const loadMarkdown = (): void => {
+    if (markdownLoading) return;
+    markdownLoading = true;
+    loadMarkdownRenderer(Math.min(out.columns ?? 100, 120))
+      .then((render) => (markdown = render))
+      .catch(() => undefined);
+  };
   line('Ctrl-C interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
 
   const spent = emptySpend();
@@ -157,6 +163,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     try {
       const result = await session.send(attached.prompt, signal, (event) => {
         if (event.type === 'usage') Object.assign(spent, { contextTokens: event.contextTokens, contextWindow: event.contextWindow });
+        if (event.type === 'text_delta' || event.type === 'tool_start' || event.type === 'turn_end') loadMarkdown();
         view.onEvent(event);
       });
       const u = result.usage;
@@ -220,6 +227,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     line(`(queued: ${input.trim().split('\n')[0]}${input.includes('\n') ? ' …' : ''})`);
   });
   rl.prompt();
+  if (initialPrompt === undefined) setTimeout(loadMarkdown, 0);
   if (initialPrompt !== undefined) {
     line(`› ${initialPrompt}`);
     submit(initialPrompt);

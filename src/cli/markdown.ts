@@ -38,19 +38,22 @@ export interface MarkdownStream {
   flush(): void;
 }
 
-/** Without a renderer (no colour, or it failed to load) text passes through as it streams. */
-export function createMarkdownStream(render: RenderMarkdown | undefined, write: (text: string) => void): MarkdownStream {
+/**
+ * Text is written a block at a time, rendered with the renderer of the moment: until it has loaded
+ * (it loads after start-up, see interactive.ts), or if it fails, a block is written as it came.
+ */
+export function createMarkdownStream(render: () => RenderMarkdown | undefined, write: (text: string) => void): MarkdownStream {
   let buffer = '';
   const safe = (markdown: string): string => {
+    const renderer = render();
     try {
-      return render ? render(markdown) : markdown;
+      return renderer ? renderer(markdown) : markdown;
     } catch {
       return markdown;
     }
   };
   return {
     push(text) {
-      if (!render) return write(text);
       buffer += text;
       const { ready, rest } = splitReady(buffer);
       if (ready.trim() !== '') write(safe(ready));

@@ -2,6 +2,10 @@
 // arrives between `paste-start` and `paste-end` keys (Node's keypress parser names them); the
 // lines readline splits it into are held, not sent one by one, and go as one prompt with the next
 // Enter. Pure state; interactive.ts feeds it keys and lines.
+// Hand-written (about 40 lines) on top of node:readline rather than a TUI library for now: moving
+// the whole prompt loop to pi-tui 0.73 or Ink 6 (both run on Node 20) also means redoing the
+// permission, question, trust and session-picker prompts, not done in this round; readline keeps
+// the first prompt at ~300 ms from spawn on this machine (BENCHMARKS.md, CLI).
 
 /** Sent to the terminal to turn bracketed paste on and off (xterm, tmux, most emulators). */
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';

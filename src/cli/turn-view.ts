@@ -19,7 +19,7 @@ export interface TurnViewOptions {
   write: (text: string) => void;
   line: (text: string) => void;
   color: boolean;
-  /** Undefined until loaded, or without colour: text is written as it streams. */
+  /** Undefined until loaded: blocks are written as they came. */
   markdown: () => RenderMarkdown | undefined;
   /** A file's current text (for diffs), read when the call starts. */
   readFile: (file: unknown) => string | undefined;
@@ -35,16 +35,12 @@ export interface TurnView {
 export function createTurnView(options: TurnViewOptions): TurnView {
   const { line, color, spinner } = options;
   const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
-  let markdown = createMarkdownStream(options.markdown(), options.write);
+  const markdown = createMarkdownStream(options.markdown, options.write);
   const calls = new Map<
     string,
     { summary: string; input: Record<string, unknown>; asked: boolean; waitedMs: number; askedAt?: number; before?: string }
   >();
-  const flush = (): void => {
-    markdown.flush();
-    // The renderer may have loaded since: later blocks use it.
-    markdown = createMarkdownStream(options.markdown(), options.write);
-  };
+  const flush = (): void => markdown.flush();
   return {
     onEvent(event) {
       switch (event.type) {

@@ -16,7 +16,7 @@ describe('streaming markdown a block at a time', () => {
         const text = parts.join('');
         const out: string[] = [];
         const stream = createMarkdownStream(
-          (md) => md,
+          () => (md) => md,
           (t) => out.push(t),
         );
         for (let i = 0; i < text.length; i += cut + 1) stream.push(text.slice(i, i + cut + 1));
@@ -27,10 +27,26 @@ describe('streaming markdown a block at a time', () => {
     );
   });
 
+  it('writes blocks as they came until the renderer has loaded, rendered after', () => {
+    let render: ((md: string) => string) | undefined;
+    const out: string[] = [];
+    const stream = createMarkdownStream(
+      () => render,
+      (t) => out.push(t),
+    );
+    stream.push('**one**\n\n');
+    render = (md) => md.toUpperCase();
+    stream.push('two\n\n');
+    expect(out).toEqual(['**one**\n\n', 'TWO\n\n']);
+  });
+
   it('renders headings, emphasis and code without their markup', async () => {
     const render = await loadMarkdownRenderer(80);
     const out: string[] = [];
-    const stream = createMarkdownStream(render, (t) => out.push(t));
+    const stream = createMarkdownStream(
+      () => render,
+      (t) => out.push(t),
+    );
     for (const chunk of ['## Sum', 'mary\n\nSome **bold** and `x`.\n\n```js\nlet', ' a = 1;\n```\n']) stream.push(chunk);
     stream.flush();
     const plain = out.join('').replace(/\x1b\[[0-9;]*m/g, '');
