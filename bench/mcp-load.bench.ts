@@ -2,13 +2,20 @@
 // over stdio) against hundreds of concurrent SDK clients, each doing initialize + three
 // tools/call (one built-in, two proxied), then leaving without DELETE (abandoned sessions).
 // Three rounds, each followed by idle eviction: throughput, p50/p99 latency, the gateway's RSS,
-// and every call answered exactly once with its own answer.
+// and every call answered exactly once with its own answer. Then, in this process (so the heap can
+// be collected and read): the heap one idle session holds, and what is left once it is evicted.
 // Usage: npm run bench -- mcp-load   (MCP_LOAD_CLIENTS=N to change the 400 clients per round)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { builtinTools } from '../src/coding/tools/index.js';
+import { serveMcp } from '../src/runtime/mcp/serve.js';
+import { allowAll } from '../src/runtime/pipeline/policies.js';
+import { createRuntime } from '../src/runtime/pipeline/runtime.js';
+import { ToolRegistry } from '../src/runtime/registry/registry.js';
+import { createSession } from '../src/runtime/tool/session.js';
 import { buildCli, cleanEnv, tempDir } from '../test/cli/helpers.js';
 
 const CLIENTS = Number(process.env.MCP_LOAD_CLIENTS ?? 400);
@@ -34,6 +41,17 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 function rssMb(pid: number): number {
   const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return round1(Number(kb) / 1024);
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux: clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 function startGateway(cli: string): Promise<{ child: ChildProcess; url: string }> {
@@ -140,6 +158,62 @@ async function notEvictedAfterIdle(url: string, sessionIds: string[]): Promise<n
   return all.filter((s) => s !== 404).length;
 }
 
+function collect(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i++) gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Heap per idle session of the gateway over the built-in pool, in this process (needs --expose-gc). */
+async function heapPerSession(sessions: number): Promise<Record<string, number>> {
+  const registry = new ToolRegistry();
+  for (const tool of builtinTools()) registry.register(tool);
+  const rt = createRuntime({ registry, session: createSession({ cwd: tempDir('bench-mcp-heap') }), policy: allowAll });
+  const gateway = await serveMcp({ registry, rt, transport: { http: { port: 0, idleTimeoutMs: 10_000, maxSessions: sessions } } });
+  const url = gateway.url as string;
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const open = async (): Promise<void> => {
+    const init = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'heap', version: '1' } },
+      }),
+    });
+    await init.text();
+    const id = init.headers.get('mcp-session-id') as string;
+    const done = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    await done.text();
+  };
+  await Promise.all(Array.from({ length: 20 }, open));
+  const start = performance.now();
+  while (gateway.sessionCount() > 0 && performance.now() - start < 30_000) await new Promise((resolve) => setTimeout(resolve, 250));
+  const before = collect();
+  for (let i = 0; i < sessions; i += 50) await Promise.all(Array.from({ length: Math.min(50, sessions - i) }, open));
+  const held = gateway.sessionCount();
+  const withSessions = collect();
+  while (gateway.sessionCount() > 0 && performance.now() - start < 90_000) await new Promise((resolve) => setTimeout(resolve, 250));
+  const after = collect();
+  await gateway.close();
+  return {
+    sessions: held,
+    heapPerIdleSessionKb: Math.round((withSessions - before) / held / 1024),
+    // A constant (caches, compiled code), not a part per session: it does not grow with the count.
+    heapLeftAfterEvictionMb: round1((after - before) / 2 ** 20),
+  };
+}
+
 const { cli, cleanup } = await buildCli();
 const { child, url } = await startGateway(cli);
 const pid = child.pid as number;
@@ -164,8 +238,15 @@ try {
   const rss: Record<string, number> = { beforeMb: rssMb(pid) };
   for (let round = 1; round <= ROUNDS; round++) {
     const start = performance.now();
+    const [gatewayCpu, clientsCpu] = [cpuMs(pid), ownCpuMs()];
     const outcomes = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => oneClient(url, `r${round}c${i}`)));
     const wallMs = performance.now() - start;
+    // Where the time went: the gateway's CPU per client (initialize + 3 calls) against the load
+    // generator's own (400 SDK clients in this process), on the same 2 cores.
+    const cpu = {
+      gatewayCpuMsPerClient: round1((cpuMs(pid) - gatewayCpu) / CLIENTS),
+      clientsCpuMsPerClient: round1((ownCpuMs() - clientsCpu) / CLIENTS),
+    };
     rss[`round${round}AllSessionsOpenMb`] = rssMb(pid);
     const calls = outcomes.flatMap((o) => o.callMs);
     const connects = outcomes.flatMap((o) => (o.connectMs === undefined ? [] : [o.connectMs]));
@@ -187,6 +268,7 @@ try {
       callP99Ms: round1(percentile(calls, 99)),
       initializeP50Ms: round1(percentile(connects, 50)),
       initializeP99Ms: round1(percentile(connects, 99)),
+      ...cpu,
       sessionsLeftBehind: ids.length,
       notEvictedAfterIdle: notEvicted,
       checkedAfterMs: EVICTION_WAIT_MS,
@@ -200,6 +282,7 @@ try {
         oneClientAloneCallP50Ms: round1(percentile(aloneMs, 50)),
         rounds,
         rss,
+        inProcess: await heapPerSession(CLIENTS),
       },
       null,
       2,
