@@ -47,6 +47,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     history: readHistory(env),
     historySize: 500,
   });
+  /** The running turn (or slash command): what Ctrl-C and Esc interrupt. */
+  let turn: AbortController | undefined;
   // A paste arrives whole (see paste.ts) instead of as one prompt per line.
   const paste = createPasteState();
   out.write(BRACKETED_PASTE_ON);
@@ -55,6 +57,12 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   };
   process.once('exit', pasteOff);
   process.stdin.on('keypress', (_char: string | undefined, key: { name?: string } | undefined) => {
+    // Esc interrupts the running turn, as Ctrl-C does (without counting towards exiting).
+    if (key?.name === 'escape' && turn) {
+      turn.abort(new Error('interrupted by the user'));
+      line('Esc — interrupting this turn');
+      return;
+    }
     if (key?.name === 'paste-start') paste.start();
     if (key?.name !== 'paste-end') return;
     const held = paste.end(rl.line);
@@ -104,10 +112,9 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       .then((render) => (markdown = render))
       .catch(() => undefined);
   };
-  line('Ctrl-C interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
+  line('Ctrl-C or Esc interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
 
   const spent = emptySpend();
-  let turn: AbortController | undefined;
   let interrupts = 0;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));

@@ -6,7 +6,7 @@ import { styleText } from 'node:util';
 import type { AgentEvent } from '../runtime/agent/events.js';
 import { clipLines, colorDiff, fileDiff } from './diff-view.js';
 import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
-import { callSummary, resultSummary } from './summary.js';
+import { callSummary, clip, resultSummary } from './summary.js';
 
 /** Braille spinner frames, as ora and pi draw them. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -66,6 +66,9 @@ export function createTurnView(options: TurnViewOptions): TurnView {
           spinner.start(event.toolUseId, summary);
           break;
         }
+        case 'tool_progress':
+          spinner.progress(event.toolUseId, progressText(event.progress));
+          break;
         case 'permission_asked': {
           const call = calls.get(event.toolUseId);
           if (call) Object.assign(call, { asked: true, askedAt: performance.now() });
@@ -114,12 +117,26 @@ export function createTurnView(options: TurnViewOptions): TurnView {
   };
 }
 
+/** The running tool's latest output line, else its message or count, on one short line. */
+export function progressText(progress: { message?: string; output?: string; progress?: number; total?: number }): string | undefined {
+  const last = progress.output
+    ?.split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1);
+  const text =
+    last ??
+    progress.message ??
+    (progress.progress !== undefined ? `${progress.progress}${progress.total ? `/${progress.total}` : ''}` : undefined);
+  return text === undefined ? undefined : clip(text, 60);
+}
+
 /**
- * One line at the bottom while tools run: `⠙ Bash(npm test) · 4s`. It redraws in place and is
+ * One line at the bottom while tools run: `⠙ Bash(npm test) · 4s · 12 passed`. It redraws in place and is
  * cleared before anything else is written, so output never lands inside it.
  */
 export class Spinner {
-  private running = new Map<string, { summary: string; startedAt: number; paused: boolean }>();
+  private running = new Map<string, { summary: string; startedAt: number; paused: boolean; progress?: string }>();
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
   private drawn = false;
@@ -132,6 +149,11 @@ export class Spinner {
   start(id: string, summary: string): void {
     this.running.set(id, { summary, startedAt: performance.now(), paused: false });
     this.schedule();
+  }
+
+  progress(id: string, text: string | undefined): void {
+    const entry = this.running.get(id);
+    if (entry && text !== undefined) entry.progress = text;
   }
 
   pause(id: string): void {
@@ -185,7 +207,8 @@ export class Spinner {
     const seconds = Math.floor((performance.now() - first.startedAt) / 1000);
     const more = active.length > 1 ? ` (+${active.length - 1} more)` : '';
     this.frame = (this.frame + 1) % FRAMES.length;
-    this.out(`\r\x1b[2K${FRAMES[this.frame]} ${first.summary}${more} · ${seconds}s`);
+    const progress = first.progress ? ` · ${first.progress}` : '';
+    this.out(`\r\x1b[2K${FRAMES[this.frame]} ${first.summary}${more} · ${seconds}s${progress}`);
     this.drawn = true;
   }
 }

@@ -1,6 +1,7 @@
 // What the interactive session shows, in a real terminal: diffs with the file's own line numbers
 // in the prompt and after an unprompted edit, durations without the approval wait, "no output"
-// for a silent command, a spinner with elapsed time, rendered markdown, the status line and /cost.
+// for a silent command, a spinner with elapsed time and the command's output, rendered markdown,
+// the status line and /cost, and Esc to interrupt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +44,9 @@ describe('interactive output', () => {
         { text: 'Touched.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 3' } }] },
         { text: 'Slept.' },
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'echo step-one; sleep 3' } }] },
+        { text: 'Stepped.' },
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 30' } }] },
       ],
     });
     tmux = TmuxSession.start(
@@ -94,6 +98,17 @@ describe('interactive output', () => {
     screen = await tmux.waitFor('model requests ·');
     if (process.env.SHOW_SCREEN) console.log(screen);
     expect(screen).toMatch(/9 model requests · [\d,]+ input tokens/);
+    // The spinner shows the running command's latest output line.
+    tmux.type('step');
+    await tmux.waitFor(/Bash\(echo step-one; sleep 3\) · [12]s · step-one/);
+    await tmux.waitFor('Stepped.');
+
+    // Esc interrupts the running turn, as Ctrl-C does.
+    tmux.type('sleep long');
+    await tmux.waitFor('● Bash(sleep 30)');
+    tmux.keys('Escape');
+    await tmux.waitFor('Esc — interrupting this turn');
+    await tmux.waitFor('(interrupted)');
     tmux.type('/exit');
     await tmux.waitFor(/\[exit 0\]/);
   });

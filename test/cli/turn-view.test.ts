@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createTurnView, progressText, Spinner } from '../../src/cli/turn-view.js';
+
+describe('tool progress on the spinner line', () => {
+  it('shows the latest output line, else the message or the count', () => {
+    expect(progressText({ output: 'a\nb\n\n', message: '4 bytes of output' })).toBe('b');
+    expect(progressText({ message: '12 bytes of output' })).toBe('12 bytes of output');
+    expect(progressText({ progress: 3, total: 10 })).toBe('3/10');
+    expect(progressText({})).toBeUndefined();
+    expect(progressText({ output: 'x'.repeat(200) })?.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('the turn view', () => {
+  const view = () => {
+    const lines: string[] = [];
+    const turn = createTurnView({
+      write: (text) => lines.push(text),
+      line: (text) => lines.push(text),
+      color: false,
+      markdown: () => undefined,
+      readFile: () => 'a\nb\nc\n',
+      spinner: new Spinner(() => undefined, false),
+    });
+    return { lines, turn };
+  };
+  const result = (durationMs: number) => ({
+    toolUseId: 't',
+    toolName: 'Edit',
+    durationMs,
+    isError: false,
+    content: [{ type: 'text' as const, text: 'ok' }],
+  });
+  const input = { file_path: '/p/f', old_string: 'b', new_string: 'B' };
+
+  it('shows the diff after an edit nobody was asked about, with true line numbers', () => {
+    const { lines, turn } = view();
+    turn.onEvent({ type: 'tool_start', toolUseId: 't', toolName: 'Edit', input });
+    turn.onEvent({ type: 'tool_end', toolUseId: 't', toolName: 'Edit', result: result(20) });
+    expect(lines.join('\n')).toContain('@@ -1,3 +1,3 @@');
+    expect(lines.join('\n')).toContain('+B');
+  });
+
+  it('shows no second diff after an approved edit, and leaves the approval wait out of the duration', () => {
+    const { lines, turn } = view();
+    const decision = { behavior: 'ask' as const, reason: 'r' };
+    turn.onEvent({ type: 'tool_start', toolUseId: 't', toolName: 'Edit', input });
+    turn.onEvent({ type: 'permission_asked', toolUseId: 't', toolName: 'Edit', input, decision });
+    const until = performance.now() + 1200;
+    while (performance.now() < until) {
+      // the person reads the prompt
+    }
+    turn.onEvent({
+      type: 'permission_decided',
+      toolUseId: 't',
+      toolName: 'Edit',
+      decision: { behavior: 'allow', reason: 'y' },
+      by: 'user',
+    });
+    turn.onEvent({ type: 'tool_end', toolUseId: 't', toolName: 'Edit', result: result(1250) });
+    const text = lines.join('\n');
+    expect(text).not.toContain('@@');
+    expect(text).toMatch(/⎿ Edit\(\/p\/f\): ok$/m);
+  });
+});
