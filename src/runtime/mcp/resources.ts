@@ -11,6 +11,7 @@ import { defineTool, READ_ONLY } from '../tool/define.js';
 import type { AnyTool, ContentBlock } from '../tool/types.js';
 import { ToolError } from '../tool/types.js';
 import type { McpServerStatus } from './connection.js';
+import { allPages } from './pages.js';
 
 /** What the functions need from the manager: the servers' states and the connected clients. */
 export interface McpResourceSource {
@@ -24,9 +25,6 @@ export type McpAccessError = {
 };
 
 export type Outcome<T> = ({ ok: true } & T) | ({ ok: false } & McpAccessError);
-
-/** Guard against a server whose cursors never end. */
-const MAX_PAGES = 50;
 
 /** `server:uri` → its parts (the URI keeps its own colons). Pure. */
 export function parseResourceReference(reference: string): { server: string; uri: string } | undefined {
@@ -50,18 +48,6 @@ function clientFor(source: McpResourceSource, server: string, capability: 'resou
     return { ok: false, kind: 'unsupported', message: `MCP server "${server}" offers no ${capability}.` };
   }
   return { ok: true, client };
-}
-
-async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let n = 0; n < MAX_PAGES; n++) {
-    const result = await page(cursor);
-    items.push(...result.items);
-    if (!result.nextCursor || result.nextCursor === cursor) break;
-    cursor = result.nextCursor;
-  }
-  return items;
 }
 
 export interface ServerResources {

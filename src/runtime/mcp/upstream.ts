@@ -16,23 +16,7 @@ import {
 import type { McpConnection } from './connection.js';
 import type { GatewayUpstream, UpstreamEvent } from './gateway-upstream.js';
 import { mcpToolName } from './names.js';
-
-/** Guard against a server whose cursors never end. */
-const MAX_PAGES = 100;
-
-type Paged<T> = (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>;
-
-async function allPages<T>(page: Paged<T>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let n = 0; n < MAX_PAGES; n++) {
-    const result = await page(cursor);
-    items.push(...result.items);
-    if (!result.nextCursor || result.nextCursor === cursor) break;
-    cursor = result.nextCursor;
-  }
-  return items;
-}
+import { allPages } from './pages.js';
 
 interface Live {
   connection: McpConnection;
