@@ -2,6 +2,7 @@
 // a pipe would cut it off, so writes are awaited first.
 import { SetupError } from './setup-error.js';
 import { stopTraceExport } from './tracing.js';
+import { messageOf } from '../runtime/util/message.js';
 
 export function writeOut(text: string): Promise<void> {
   return new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
@@ -13,7 +14,7 @@ export function reportFailure(error: unknown): number {
     process.stderr.write(`${error.message}\n`);
     return 2;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   process.stderr.write(`wield: ${message}\n`);
   if (process.env.WIELD_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return 1;

@@ -17,6 +17,7 @@ import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
 import { attachMentions, completeMention } from './mentions.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, createPasteState } from './paste.js';
 import { appendHistory, readHistory } from './prompt-history.js';
+import { messageOf } from '../runtime/util/message.js';
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
@@ -139,7 +140,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     const controller = new AbortController();
     turn = controller;
     work(controller.signal)
-      .catch((error: unknown) => line(`error: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => line(`error: ${messageOf(error)}`))
       .finally(() => {
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting

@@ -5,6 +5,7 @@
 // or JSON (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL=http/json). The exporter reads the endpoint,
 // headers and timeout variables itself; OTEL_SERVICE_NAME names the service (default "wield").
 
+import { messageOf } from '../runtime/util/message.js';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TraceExportPlan {
@@ -53,6 +54,6 @@ export async function stopTraceExport(): Promise<void> {
   try {
     await stopping?.();
   } catch (error) {
-    process.stderr.write(`wield: traces could not be exported (${error instanceof Error ? error.message : String(error)})\n`);
+    process.stderr.write(`wield: traces could not be exported (${messageOf(error)})\n`);
   }
 }

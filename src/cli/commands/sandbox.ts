@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { autoAllowsBash, sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../coding/sandbox/index.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
+import { messageOf } from '../../runtime/util/message.js';
 
 const NODE_MAJOR_REQUIRED = 20; // package.json "engines"
 
@@ -124,7 +125,7 @@ async function checkSandbox(flags: CliFlags): Promise<DoctorCheck> {
     settings = await sandboxSettings(flags);
   } catch (error) {
     // Every other command stops on such settings; the doctor says so instead of stopping.
-    return { name: 'sandbox', level: 'fail', detail: errorText(error) };
+    return { name: 'sandbox', level: 'fail', detail: messageOf(error) };
   }
   const s = await sandboxStatus(settings);
   if (s.available) return { name: 'sandbox', level: 'ok', detail: s.reason };
@@ -142,7 +143,7 @@ async function checkRipgrep(): Promise<DoctorCheck> {
     const { stdout } = await promisify(execFile)(rgPath, ['--version'], { timeout: 5_000 });
     return { name: 'ripgrep', level: 'ok', detail: stdout.split('\n')[0] };
   } catch (error) {
-    return { name: 'ripgrep', level: 'warn', detail: `not usable (${errorText(error)}); Grep falls back to its slower JavaScript search` };
+    return { name: 'ripgrep', level: 'warn', detail: `not usable (${messageOf(error)}); Grep falls back to its slower JavaScript search` };
   }
 }
 
@@ -155,7 +156,7 @@ async function checkBashParser(): Promise<DoctorCheck> {
     return {
       name: 'bash parser',
       level: 'fail',
-      detail: `tree-sitter-bash could not load (${errorText(error)}); no Bash command can be proven read-only`,
+      detail: `tree-sitter-bash could not load (${messageOf(error)}); no Bash command can be proven read-only`,
     };
   }
 }
@@ -188,8 +189,4 @@ async function checkInstructions(env: NodeJS.ProcessEnv, flags: CliFlags): Promi
     level: loaded.cut ? 'warn' : 'ok',
     detail: `${describeInstructions(loaded, loaded.searched)}${untrusted}`,
   };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -9,6 +9,7 @@ import { ToolIndex, type SearchHit } from '../../runtime/search/tool-index.js';
 import { addJsonOption, addRuntimeOptions, parsePositiveInt, type CliFlags } from '../options.js';
 import { commandAction, writeOut } from '../exit.js';
 import { SetupError } from '../setup-error.js';
+import { messageOf } from '../../runtime/util/message.js';
 
 const DEFAULT_K = 5;
 
@@ -22,7 +23,7 @@ async function readInput(path: string, what: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new SetupError(`wield search: cannot read the ${what} file ${path} (${reason}); pass a readable JSON Lines file.`);
   }
 }

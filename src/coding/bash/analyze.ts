@@ -7,6 +7,7 @@ import type { RuleForms } from './rule-forms.js';
 import { hostView } from './host-view.js';
 import type { AnalyzeOptions, BashAnalysis, BashPart, PathScope } from './types.js';
 import { walkStatement, type Analysis } from './walk.js';
+import { messageOf } from '../../runtime/util/message.js';
 
 /** Nesting of `sh -c '…'` scripts the analyser follows before giving up. */
 const MAX_DEPTH = 4;
@@ -202,7 +203,7 @@ export function analyzeBash(command: string, opts: AnalyzeOptions = {}): BashAna
     return analyzeInto(command, newAnalysis(scope, 0, new Map(), new Set()), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".
-    const reason = `the analyser failed: ${err instanceof Error ? err.message : String(err)}`;
+    const reason = `the analyser failed: ${messageOf(err)}`;
     return result(false, reason, [unreadLine(command, reason)]);
   }
 }

@@ -15,6 +15,7 @@ import { planSandbox, type SandboxProfile } from './plan.js';
 import { unixSocketFilter } from './seccomp.js';
 import { DEFAULT_DENY_READ, expandPath, type SandboxSettings } from './settings.js';
 import { sandboxStatus } from './status.js';
+import { messageOf } from '../../runtime/util/message.js';
 
 export interface WrappedCommand {
   file: string;
@@ -133,7 +134,7 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
       // Running unsandboxed here would hand out a protection the user was promised; refuse instead.
       prepared = undefined;
       throw new ToolError(
-        `Could not prepare the sandbox (${err instanceof Error ? err.message : String(err)}). ` +
+        `Could not prepare the sandbox (${messageOf(err)}). ` +
           'Retry, or send "sandbox": false to run through the normal permission decision.',
       );
     }

@@ -2,15 +2,12 @@
 // server is restarted on the next call), a refusal, an unusable answer, or the transport failing
 // (reconnected on the next call). Pure.
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { messageOf } from '../util/message.js';
 
 export interface CallFailure {
   message: string;
   /** Set when the connection is lost (the reason): the next call reconnects. */
   lost?: string;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function classifyCallError(

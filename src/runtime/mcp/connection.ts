@@ -16,6 +16,7 @@ import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { listServerTools, type McpToolInfo } from './tools.js';
 import { classifyCallError } from './call-errors.js';
+import { messageOf } from '../util/message.js';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
 
@@ -57,10 +58,6 @@ function describeConnectError(error: unknown): string {
 }
 
 const STDERR_TAIL_LINES = 20;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

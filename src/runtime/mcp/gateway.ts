@@ -14,6 +14,7 @@ import type { McpCallOutput } from './adapt.js';
 import { toCallToolResult, toMcpTool } from './gateway-content.js';
 import { GatewayClientState } from './gateway-session.js';
 import { combinedInstructions, registerUpstreamHandlers, type GatewayUpstream } from './gateway-upstream.js';
+import { messageOf } from '../util/message.js';
 
 export { toCallToolResult, toMcpTool } from './gateway-content.js';
 
@@ -58,7 +59,7 @@ function elicitPermission(server: Server, ctx: ServerContext): AskPermission {
       };
     } catch (error) {
       // Not a refusal: the question never reached anyone. The pipeline reports a failed prompt.
-      throw new Error(`the MCP client could not be asked: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`the MCP client could not be asked: ${messageOf(error)}`);
     }
   };
 }

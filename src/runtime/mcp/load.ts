@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsonWithPositions } from '../util/json-positions.js';
 import { isHttpConfig, mergeConfigSets, parseServerRecord, type McpConfigSet, type McpServerConfig } from './config.js';
+import { messageOf } from '../util/message.js';
 
 export interface LoadMcpConfigsOptions {
   cwd: string;
@@ -37,7 +38,7 @@ function readJsonFile(file: string, source: string): { ok: true; value: unknown 
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return { ok: false, set: failed(source, `cannot read ${file}: ${message}`) };
   }
   return parseJson(text, file, source);

@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { listenForCallback, openInBrowser, type CallbackListener } from './oauth-callback.js';
 import type { OAuthStore } from './oauth-store.js';
+import { messageOf } from '../util/message.js';
 
 export interface McpOAuthConfig {
   /** A pre-registered client (no dynamic registration then). */
@@ -149,9 +150,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const url = authorizationUrl.toString();
     this.options.notify(`authorize in the browser: ${url}`);
     await openInBrowser(url, this.options.env).catch((error: unknown) =>
-      this.options.notify(
-        `could not open a browser (${error instanceof Error ? error.message : String(error)}); open the URL above by hand`,
-      ),
+      this.options.notify(`could not open a browser (${messageOf(error)}); open the URL above by hand`),
     );
   }
 
@@ -192,7 +191,7 @@ export async function withAuthorization<T>(
   } catch (error) {
     if (!(error instanceof UnauthorizedError) || !oauth?.awaitingAuthorization || !transport) throw error;
     const params = await oauth.authorizationResult().catch((reason: unknown) => {
-      throw new Error(`authorization failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+      throw new Error(`authorization failed: ${messageOf(reason)}`);
     });
     await transport.finishAuth(params);
     return run();

@@ -11,6 +11,7 @@ import { createGatewayServer, type GatewayOptions } from './gateway.js';
 import { sendWebResponse, toWebRequest } from './http-bridge.js';
 import { allowedHostnames, checkRequestHeaders, isLoopback } from './http-guard.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, SessionTable, type TrackedSession } from './http-sessions.js';
+import { messageOf } from '../util/message.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -163,7 +164,7 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
 
   const httpServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) reject(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) reject(res, 500, `Internal error: ${messageOf(error)}`);
       else res.end();
     });
   });
