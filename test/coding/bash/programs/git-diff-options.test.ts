@@ -3,14 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeBash, loadBashAnalyzer } from '../../../../src/coding/bash/index.js';
-
-const ro = (cmd: string) => analyzeBash(cmd, { cwd: '/ws/project', roots: ['/ws/project'] });
-
-beforeAll(async () => {
-  await loadBashAnalyzer();
-});
+import { describe, expect, it } from 'vitest';
+import { ro, verdictTable } from './verdicts.js';
 
 const READ_ONLY: string[] = [
   'git log --format="%h %s"',
@@ -26,16 +20,7 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['git diff --ext-diff', /external diff/],
 ];
 
-describe('git-diff-options', () => {
-  it.each(READ_ONLY)('read-only: %j', (cmd) => {
-    expect(ro(cmd)).toMatchObject({ readOnly: true });
-  });
-  it.each(NOT_READ_ONLY)('not read-only: %j', (cmd, why) => {
-    const a = ro(cmd);
-    expect(a.readOnly).toBe(false);
-    expect(a.reason).toMatch(why);
-  });
-});
+verdictTable('git-diff-options', READ_ONLY, NOT_READ_ONLY);
 
 describe('-U and --unified take their value attached only', () => {
   // The spec read `-U` and `--unified` as taking the next argument, as the manual's `-U<n>`

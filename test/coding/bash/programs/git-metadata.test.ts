@@ -3,14 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeBash, loadBashAnalyzer } from '../../../../src/coding/bash/index.js';
-
-const ro = (cmd: string) => analyzeBash(cmd, { cwd: '/ws/project', roots: ['/ws/project'] });
-
-beforeAll(async () => {
-  await loadBashAnalyzer();
-});
+import { describe, expect, it } from 'vitest';
+import { analyzeBash } from '../../../../src/coding/bash/index.js';
+import { verdictTable } from './verdicts.js';
 
 const READ_ONLY: string[] = ['git branch -a', 'git tag -l "v*"', 'git config --get user.name', 'git rev-parse --abbrev-ref HEAD'];
 
@@ -21,16 +16,7 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['git config user.name x', /changes configuration/],
 ];
 
-describe('git-metadata', () => {
-  it.each(READ_ONLY)('read-only: %j', (cmd) => {
-    expect(ro(cmd)).toMatchObject({ readOnly: true });
-  });
-  it.each(NOT_READ_ONLY)('not read-only: %j', (cmd, why) => {
-    const a = ro(cmd);
-    expect(a.readOnly).toBe(false);
-    expect(a.reason).toMatch(why);
-  });
-});
+verdictTable('git-metadata', READ_ONLY, NOT_READ_ONLY);
 
 describe('git config --blob reads a file from history', () => {
   it('the hole, in real git: an ini-style file under a Read deny rule prints through --blob', () => {

@@ -3,18 +3,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeBash, loadBashAnalyzer } from '../../../../src/coding/bash/index.js';
+import { describe, expect, it } from 'vitest';
+import { ro, verdictTable } from './verdicts.js';
 import { CONTENT_SUBCOMMANDS } from '../../../../src/coding/bash/programs/git-contents.js';
 import type { ProgramSpec } from '../../../../src/coding/bash/program.js';
 import { DIFF, DIFF_LONG, LOG_LONG } from '../../../../src/coding/bash/programs/git-diff-options.js';
 import { METADATA_SUBCOMMANDS } from '../../../../src/coding/bash/programs/git-metadata.js';
-
-const ro = (cmd: string) => analyzeBash(cmd, { cwd: '/ws/project', roots: ['/ws/project'] });
-
-beforeAll(async () => {
-  await loadBashAnalyzer();
-});
 
 const READ_ONLY: string[] = ['git -C . log -n 3', 'git -C src rev-parse --show-prefix', 'git -C . status --short'];
 
@@ -27,16 +21,7 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['git -p log', /pager/],
 ];
 
-describe('git', () => {
-  it.each(READ_ONLY)('read-only: %j', (cmd) => {
-    expect(ro(cmd)).toMatchObject({ readOnly: true });
-  });
-  it.each(NOT_READ_ONLY)('not read-only: %j', (cmd, why) => {
-    const a = ro(cmd);
-    expect(a.readOnly).toBe(false);
-    expect(a.reason).toMatch(why);
-  });
-});
+verdictTable('git', READ_ONLY, NOT_READ_ONLY);
 
 describe('subcommand names that are members of every object', () => {
   // `git constructor` found Object.prototype.constructor in the subcommand table and passed as a

@@ -1,12 +1,5 @@
 // The analyser on text tools (src/coding/bash/programs/text.ts).
-import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeBash, loadBashAnalyzer } from '../../../../src/coding/bash/index.js';
-
-const ro = (cmd: string) => analyzeBash(cmd, { cwd: '/ws/project', roots: ['/ws/project'] });
-
-beforeAll(async () => {
-  await loadBashAnalyzer();
-});
+import { verdictTable } from './verdicts.js';
 
 const READ_ONLY: string[] = ['diff -lq a b'];
 
@@ -18,13 +11,4 @@ const NOT_READ_ONLY: Array<[string, RegExp]> = [
   ['uniq a.txt b.txt', /output file/],
 ];
 
-describe('text', () => {
-  it.each(READ_ONLY)('read-only: %j', (cmd) => {
-    expect(ro(cmd)).toMatchObject({ readOnly: true });
-  });
-  it.each(NOT_READ_ONLY)('not read-only: %j', (cmd, why) => {
-    const a = ro(cmd);
-    expect(a.readOnly).toBe(false);
-    expect(a.reason).toMatch(why);
-  });
-});
+verdictTable('text', READ_ONLY, NOT_READ_ONLY);
