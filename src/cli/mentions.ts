@@ -1,11 +1,13 @@
 // `@path` in a prompt attaches that file: it is read through the Read tool (the permission
 // policy, hooks and result budgets apply, and Edit then counts it as read) and its content is
-// sent after the prompt. Finding mentions and completing paths are pure or read folders only.
+// sent after the prompt. `@server:uri` attaches an MCP server's resource the same way, through
+// the ReadMcpResource tool (so `ReadMcpResource(server…)` rules apply). Finding mentions and completing paths are pure or read folders only.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RuntimeContext } from '../runtime/pipeline/types.js';
 import { runToolCall } from '../runtime/pipeline/run.js';
 import { textBlocks } from '../runtime/agent/history.js';
+import { parseResourceReference } from '../runtime/mcp/reference.js';
 
 /**
  * The paths mentioned: `@file` at the start of a word (an e-mail address is not one), or
@@ -23,13 +25,22 @@ export function findMentions(prompt: string): string[] {
 export interface Attachment {
   path: string;
   text: string;
+  /** An MCP resource (`server:uri`), not a file. */
+  resource?: boolean;
 }
 
 /** The prompt with each attached file after it, as the Read tool returned it. */
 export function withAttachments(prompt: string, attachments: readonly Attachment[]): string {
   if (attachments.length === 0) return prompt;
-  const files = attachments.map((file) => `<file path="${file.path}">\n${file.text.trimEnd()}\n</file>`);
-  return `${prompt}\n\nAttached with @ (read with the Read tool):\n${files.join('\n')}`;
+  const files = attachments.map((entry) =>
+    entry.resource
+      ? `<resource ref="${entry.path}">\n${entry.text.trimEnd()}\n</resource>`
+      : `<file path="${entry.path}">\n${entry.text.trimEnd()}\n</file>`,
+  );
+  const how = attachments.some((entry) => entry.resource)
+    ? 'files read with the Read tool, server:uri resources with ReadMcpResource'
+    : 'read with the Read tool';
+  return `${prompt}\n\nAttached with @ (${how}):\n${files.join('\n')}`;
 }
 
 export type AttachOutcome =
@@ -54,16 +65,25 @@ export async function attachMentions(prompt: string, rt: RuntimeContext, signal:
   let n = 0;
   for (const mention of mentions) {
     const file = path.resolve(rt.session.cwd, mention);
-    if (!existsSync(file)) {
+    const resource = existsSync(file) ? undefined : resourceMention(mention, rt);
+    if (!existsSync(file) && !resource) {
       notFiles.push(mention);
       continue;
     }
-    const result = await runToolCall({ id: `mention_${++n}`, name: 'Read', input: JSON.stringify({ file_path: file }) }, rt, signal);
+    const call = resource ? { name: 'ReadMcpResource', input: resource } : { name: 'Read', input: { file_path: file } };
+    const result = await runToolCall({ id: `mention_${++n}`, name: call.name, input: JSON.stringify(call.input) }, rt, signal);
     const text = textBlocks(result.content);
     if (result.isError) errors.push(`@${mention}: ${text.split('\n').find((line) => line.trim() !== '') ?? 'could not be read'}`);
-    else attached.push({ path: mention, text });
+    else attached.push({ path: mention, text, ...(resource ? { resource: true } : {}) });
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, prompt: withAttachments(prompt, attached), attached, notFiles };
+}
+
+/** `server:scheme:…` naming a configured MCP server, where resources can be read; else undefined (plain text). */
+function resourceMention(mention: string, rt: RuntimeContext): { server: string; uri: string } | undefined {
+  const parts = parseResourceReference(mention);
+  if (!parts || !/^[a-z][a-z0-9+.-]*:/i.test(parts.uri) || !rt.resolveTool('ReadMcpResource')) return undefined;
+  return parts;
 }
 
 /** Readline completion of the `@path` being typed at the end of the line. */

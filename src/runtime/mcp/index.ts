@@ -22,9 +22,9 @@ export {
   readMcpResource,
   listMcpPrompts,
   getMcpPrompt,
-  parseResourceReference,
   type McpResourceSource,
   type McpAccessError,
   type ServerResources,
   type ServerPrompt,
 } from './resources.js';
+export { parseResourceReference } from './reference.js';

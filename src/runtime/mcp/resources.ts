@@ -12,6 +12,7 @@ import type { AnyTool, ContentBlock } from '../tool/types.js';
 import { ToolError } from '../tool/types.js';
 import type { McpServerStatus } from './connection.js';
 import { allPages } from './pages.js';
+import { parseResourceReference } from './reference.js';
 
 /** What the functions need from the manager: the servers' states and the connected clients. */
 export interface McpResourceSource {
@@ -25,13 +26,6 @@ export type McpAccessError = {
 };
 
 export type Outcome<T> = ({ ok: true } & T) | ({ ok: false } & McpAccessError);
-
-/** `server:uri` → its parts (the URI keeps its own colons). Pure. */
-export function parseResourceReference(reference: string): { server: string; uri: string } | undefined {
-  const at = reference.indexOf(':');
-  if (at <= 0 || at === reference.length - 1) return undefined;
-  return { server: reference.slice(0, at), uri: reference.slice(at + 1) };
-}
 
 function clientFor(source: McpResourceSource, server: string, capability: 'resources' | 'prompts'): Outcome<{ client: Client }> {
   const status = source.list().find((s) => s.name === server);

@@ -10,12 +10,12 @@ import {
   createResourceTools,
   getMcpPrompt,
   listMcpPrompts,
-  parseResourceReference,
   readMcpResource,
   resourceRuleMatches,
 } from '../../../src/runtime/mcp/resources.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
 import { serverEntry, tempDir, testRuntime, textOf, type TestRuntime } from './helpers.js';
+import { parseResourceReference } from '../../../src/runtime/mcp/reference.js';
 
 const EVERYTHING = serverEntry('@modelcontextprotocol/server-everything');
 const DOC = 'demo://resource/static/document/architecture.md';
