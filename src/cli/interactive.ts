@@ -11,7 +11,7 @@ import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
 import { emptySpend, readSlashLine, statusLine } from './slash-commands.js';
-import { runSlash } from './slash-run.js';
+import { mcpPromptText, runSlash } from './slash-run.js';
 import { createTurnView, Spinner } from './turn-view.js';
 import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
 import { attachMentions, completeMention } from './mentions.js';
@@ -203,6 +203,14 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     }
     if (slash.kind === 'prompt') {
       busy((signal) => send(prompt, signal));
+      return;
+    }
+    if (slash.kind === 'mcp-prompt') {
+      busy(async (signal) => {
+        const text = await mcpPromptText(session.runtime.mcp, slash, signal);
+        if (text.ok) await send(text.text, signal);
+        else line(`error: ${text.message}`);
+      });
       return;
     }
     if (slash.name === 'exit') {

@@ -19,7 +19,12 @@ export const SLASH_COMMANDS = {
 
 export type SlashName = keyof typeof SLASH_COMMANDS;
 
-export type SlashLine = { kind: 'prompt' } | { kind: 'command'; name: SlashName; args: string } | { kind: 'unknown'; message: string };
+export type SlashLine =
+  | { kind: 'prompt' }
+  | { kind: 'command'; name: SlashName; args: string }
+  /** `/mcp__server__prompt name=value …`: an MCP server's prompt, sent as the user's prompt. */
+  | { kind: 'mcp-prompt'; server: string; prompt: string; args: Record<string, string> }
+  | { kind: 'unknown'; message: string };
 
 /**
  * `/name args` is a command; a line whose first word is a path (`/etc/hosts is broken`) is a
@@ -30,9 +35,30 @@ export function readSlashLine(input: string): SlashLine {
   if (!match) return { kind: 'prompt' };
   const name = match[1] === 'quit' ? 'exit' : match[1];
   if (Object.hasOwn(SLASH_COMMANDS, name)) return { kind: 'command', name: name as SlashName, args: (match[2] ?? '').trim() };
+  const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
+  if (mcp) return mcpPromptLine(mcp[1], mcp[2], (match[2] ?? '').trim());
   const close = closestNames(name, Object.keys(SLASH_COMMANDS), 2);
   const hint = close.length > 0 ? ` (did you mean ${close.map((c) => `/${c}`).join(' or ')}?)` : '';
   return { kind: 'unknown', message: `unknown command /${name}${hint}; /help lists the commands. Nothing was sent to the model.` };
+}
+
+/** Arguments as `name=value` or `name="a value"`; anything else is an error that says so. */
+function mcpPromptLine(server: string, prompt: string, text: string): SlashLine {
+  const args: Record<string, string> = {};
+  let rest = text;
+  for (;;) {
+    rest = rest.trimStart();
+    if (rest === '') return { kind: 'mcp-prompt', server, prompt, args };
+    const pair = /^([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S*))/.exec(rest);
+    if (!pair) {
+      return {
+        kind: 'unknown',
+        message: `/mcp__${server}__${prompt} takes arguments as name=value (quote values with spaces: name="a b"), not ${JSON.stringify(rest.split(/\s/)[0])}. Nothing was sent to the model.`,
+      };
+    }
+    args[pair[1]] = pair[2] ?? pair[3];
+    rest = rest.slice(pair[0].length);
+  }
 }
 
 export function helpText(): string {
@@ -41,7 +67,8 @@ export function helpText(): string {
     'Commands:',
     ...Object.entries(SLASH_COMMANDS).map(([name, text]) => `  /${name.padEnd(width)} ${text}`),
     'Keys: Enter sends · Tab completes an @path · lines typed while a turn runs are queued · Ctrl-C or Esc interrupts the turn · a pasted block is one prompt · Up recalls earlier prompts · Ctrl-C twice or Ctrl-D exits',
-    '@path in a prompt attaches that file (read with the Read tool, so permissions apply)',
+    '@path in a prompt attaches that file (read with the Read tool, so permissions apply); @server:uri an MCP resource',
+    "/mcp__SERVER__PROMPT name=value … sends an MCP server's prompt (/mcp lists the servers)",
   ].join('\n');
 }
 

@@ -1,7 +1,8 @@
 // Running the interactive session's slash commands against its state. Reading a line is in
 // slash-commands.ts (pure); this is the part with effects (compaction, files, the picker).
 import type { AgentSession } from './agent-session.js';
-import { costText, helpText, type SessionSpend, type SlashName } from './slash-commands.js';
+import { costText, helpText, type SessionSpend, type SlashLine, type SlashName } from './slash-commands.js';
+import type { McpManager } from '../runtime/mcp/manager.js';
 import { formatRules, listedRules, readRemove } from './permissions-view.js';
 import { removeRule } from '../coding/settings/persist.js';
 import { wieldHome } from '../runtime/agent/session-store.js';
@@ -71,4 +72,26 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
       return servers.map((server) => `${server.name}: ${server.state}${server.error ? ` (${server.error})` : ''}`).join('\n');
     }
   }
+}
+
+type McpPromptLine = Extract<SlashLine, { kind: 'mcp-prompt' }>;
+
+/** An MCP server's prompt as the text of the user's prompt (its messages' text, in order), or why not. */
+export async function mcpPromptText(
+  mcp: McpManager | undefined,
+  line: McpPromptLine,
+  signal: AbortSignal,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  if (!mcp) return { ok: false, message: 'no MCP servers in this session (settings mcpServers, .mcp.json or --mcp-config add them)' };
+  // Loaded here, not at start-up: only a session that uses an MCP prompt needs it.
+  const { getMcpPrompt } = await import('../runtime/mcp/resources.js');
+  const got = await getMcpPrompt(mcp, line.server, line.prompt, line.args, signal);
+  if (!got.ok) return { ok: false, message: got.message };
+  const texts = got.result.messages.flatMap(({ content }) => {
+    if (content.type === 'text') return [content.text];
+    if (content.type === 'resource' && 'text' in content.resource) return [content.resource.text];
+    return [];
+  });
+  if (texts.length === 0) return { ok: false, message: `prompt "${line.prompt}" of MCP server "${line.server}" has no text to send` };
+  return { ok: true, text: texts.join('\n\n') };
 }
