@@ -30,7 +30,9 @@ function parsePort(value: string): number {
   return port;
 }
 
-export function formatServerTable(servers: readonly McpServerStatus[]): string {
+export function formatServerTable(servers: readonly McpServerStatus[], untrustedFile?: string): string {
+  if (servers.length === 0 && untrustedFile)
+    return `No MCP servers run here: ${untrustedFile} is ignored because this folder is not trusted. Run \`wield trust\` to trust it (--trust for one run).`;
   if (servers.length === 0) return 'No MCP servers configured (settings "mcpServers", .mcp.json, or --mcp-config).';
   const header = ['SERVER', 'TRANSPORT', 'STATE', 'TOOLS', 'ERROR'];
   const rows = servers.map((s) => [
@@ -64,7 +66,7 @@ async function listServers(flags: CliFlags): Promise<number> {
       await writeOut(`${JSON.stringify({ servers, configErrors, notes }, null, 2)}\n`);
     } else {
       for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
-      await writeOut(`${formatServerTable(servers)}\n`);
+      await writeOut(`${formatServerTable(servers, runtime.mcpConfigs.untrustedFile)}\n`);
     }
     return servers.some((s) => s.state === 'failed') || configErrors.length > 0 ? 1 : 0;
   } finally {

@@ -20,6 +20,8 @@ export interface LoadMcpConfigsOptions {
 export interface LoadedMcpConfigs extends McpConfigSet {
   /** Things the user should know that are not errors (an untrusted project's file skipped). */
   notes: string[];
+  /** The project's `.mcp.json`, when it exists and was not read because the project is not trusted. */
+  untrustedFile?: string;
 }
 
 function failed(source: string, message: string): McpConfigSet {
@@ -75,6 +77,7 @@ function anchorCwd(set: McpConfigSet, cwd: string): McpConfigSet {
 export function loadMcpConfigs(options: LoadMcpConfigsOptions): LoadedMcpConfigs {
   const env = options.env ?? process.env;
   const notes: string[] = [];
+  let untrustedFile: string | undefined;
   const sets: McpConfigSet[] = [parseServerRecord(options.settings?.mcpServers, 'settings', env)];
   const projectFile = path.join(options.cwd, '.mcp.json');
   if (existsSync(projectFile)) {
@@ -83,8 +86,9 @@ export function loadMcpConfigs(options: LoadMcpConfigsOptions): LoadedMcpConfigs
       sets.push(read.ok ? parseServerRecord(read.value, '.mcp.json', env) : read.set);
     } else {
       notes.push(`${projectFile} ignored: the project is not trusted, so its servers are not started`);
+      untrustedFile = projectFile;
     }
   }
   if (options.mcpConfigFlag !== undefined) sets.push(fromFlag(options.mcpConfigFlag, options.cwd, env));
-  return { ...anchorCwd(mergeConfigSets(...sets), options.cwd), notes };
+  return { ...anchorCwd(mergeConfigSets(...sets), options.cwd), notes, ...(untrustedFile ? { untrustedFile } : {}) };
 }

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { FAULTY_SERVER, serverEntry, tempDir } from './helpers.js';
 import { buildCli } from '../../cli/helpers.js';
 
@@ -40,6 +41,23 @@ describe('wield mcp', () => {
     expect(output.servers).toEqual([expect.objectContaining({ name: 'faulty', state: 'connected', toolCount: 8 })]);
     expect(output.servers[0].toolErrors).toHaveLength(2);
     expect(output.configErrors).toEqual([expect.objectContaining({ server: 'old', error: expect.stringMatching(/sse/) })]);
+  });
+
+  it('list in an untrusted folder says its .mcp.json is ignored and how to trust it, every time, on stdout', async () => {
+    const folder = tempDir('untrusted');
+    const own = tempDir('home-untrusted');
+    writeFileSync(path.join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { local: { command: 'true' } } }));
+    for (let n = 0; n < 2; n++) {
+      const result = await run(process.execPath, [cli, 'mcp', 'list'], {
+        cwd: folder,
+        env: { ...process.env, HOME: own, WIELD_HOME: own },
+      });
+      expect(result.stdout).toContain(
+        `No MCP servers run here: ${path.join(folder, '.mcp.json')} is ignored because this folder is not trusted`,
+      );
+      expect(result.stdout).toContain('wield trust');
+      expect(result.stdout).not.toContain('No MCP servers configured');
+    }
   });
 
   it('serve speaks MCP on stdio with the built-ins and the configured servers', async () => {
