@@ -6,8 +6,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fromAISDKTool, toAISDKTools, wieldToolCallRepair } from '../../src/adapters/ai-sdk.js';
-import { runToolCall } from '../../src/runtime/pipeline/run.js';
-import { makeWorkspace, overlapped, span, type Workspace } from './workspace.js';
+import { expectScheduled, expectWrappedRepairs, schedulingSteps } from './scenarios.js';
+import { makeWorkspace, type Workspace } from './workspace.js';
 
 type Script = ConstructorParameters<typeof MockLanguageModelV3>[0];
 type ScriptedCall = { id: string; name: string; input: string | Record<string, unknown> };
@@ -154,34 +154,10 @@ describe('toAISDKTools', () => {
 
   it('parallel calls of one step keep the scheduling rules: safe together, unsafe alone, one file at a time', async () => {
     ws = makeWorkspace();
-    writeFileSync(ws.file('same.txt'), 'alpha beta\n');
-    const probe = (id: string, safe: boolean, key?: string) => ({ id, name: 'Probe', input: { id, safe, key, ms: 60 } });
-    const edit = (id: string, from: string, to: string) => ({
-      id,
-      name: 'Edit',
-      input: { file_path: 'same.txt', old_string: from, new_string: to },
-    });
-    const model = scriptedModel([
-      [{ id: 'r', name: 'Read', input: { file_path: 'same.txt' } }],
-      [
-        probe('s1', true),
-        probe('s2', true),
-        probe('u1', false),
-        probe('k1', true, 'k'),
-        probe('k2', true, 'k'),
-        edit('e1', 'alpha', 'A'),
-        edit('e2', 'beta', 'B'),
-      ],
-      'ok',
-    ]);
+    const model = scriptedModel([...schedulingSteps(ws), 'ok']);
     await generateText({ model, prompt: 'go', tools: toAISDKTools(ws.runtime), stopWhen: stepCountIs(5) });
-    const [s1, s2, u1, k1, k2] = ['s1', 's2', 'u1', 'k1', 'k2'].map((id) => span(ws.spans, id));
-    expect(overlapped(s1, s2)).toBe(true);
-    for (const other of [s1, s2, k1, k2]) expect(overlapped(u1, other)).toBe(false);
+    const { s1, s2, u1 } = expectScheduled(ws);
     expect(u1.start).toBeGreaterThanOrEqual(Math.max(s1.end, s2.end));
-    expect(overlapped(k1, k2)).toBe(false);
-    // Both edits of one file landed: the second saw the first (Edit refuses a file changed since it was read).
-    expect(ws.read('same.txt')).toBe('A B\n');
     const sent = resultsSent(model, 2);
     expect(Object.values(sent).every((output) => output.type === 'text')).toBe(true);
   });
@@ -196,13 +172,6 @@ describe('fromAISDKTool', () => {
       execute: async ({ word, times }) => word.toUpperCase().repeat(times),
     });
     const wrapped = await fromAISDKTool('Shout', shout, { isReadOnly: () => true });
-    const runtime = { ...ws.runtime, resolveTool: (name: string) => (name === 'Shout' ? wrapped : ws.runtime.resolveTool(name)) };
-    const signal = new AbortController().signal;
-    const repaired = await runToolCall({ id: '1', name: 'Shout', input: '{"word": "hi", "times": "2"' }, runtime, signal);
-    expect(repaired.isError).toBe(false);
-    expect(repaired.content[0]).toEqual({ type: 'text', text: 'HIHI' });
-    const invalid = await runToolCall({ id: '2', name: 'Shout', input: { word: 'hi' } }, runtime, signal);
-    expect(invalid.isError).toBe(true);
-    expect(invalid.content[0]).toMatchObject({ text: expect.stringContaining('times') });
+    await expectWrappedRepairs(ws, wrapped);
   });
 });

@@ -10,9 +10,9 @@ import { tool } from '@langchain/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fromLangChainTool, toLangChainTools } from '../../src/adapters/langchain.js';
-import { runToolCall } from '../../src/runtime/pipeline/run.js';
 import type { ToolCallResult } from '../../src/runtime/tool/types.js';
-import { makeWorkspace, overlapped, span, type Workspace } from './workspace.js';
+import { expectScheduled, expectWrappedRepairs, schedulingSteps } from './scenarios.js';
+import { makeWorkspace, type Workspace } from './workspace.js';
 
 type ScriptedCall = { id: string; name: string; args: Record<string, unknown> };
 
@@ -126,32 +126,12 @@ describe('toLangChainTools', () => {
 
   it('parallel calls of one step keep the scheduling rules: safe together, unsafe alone, one file at a time', async () => {
     ws = makeWorkspace();
-    writeFileSync(ws.file('same.txt'), 'alpha beta\n');
-    const probe = (id: string, safe: boolean, key?: string) => ({ id, name: 'Probe', args: { id, safe, ms: 60, ...(key ? { key } : {}) } });
-    const edit = (id: string, from: string, to: string) => ({
-      id,
-      name: 'Edit',
-      args: { file_path: 'same.txt', old_string: from, new_string: to },
-    });
     const model = new ScriptedChatModel([
-      [{ id: 'r', name: 'Read', args: { file_path: 'same.txt' } }],
-      [
-        probe('s1', true),
-        probe('s2', true),
-        probe('u1', false),
-        probe('k1', true, 'k'),
-        probe('k2', true, 'k'),
-        edit('e1', 'alpha', 'A'),
-        edit('e2', 'beta', 'B'),
-      ],
+      ...schedulingSteps(ws).map((step) => step.map(({ input, ...call }) => ({ ...call, args: input }))),
       'ok',
     ]);
     const sent = toolMessages(await runLoop(model, toLangChainTools(ws.runtime), 'go'));
-    const [s1, s2, u1, k1, k2] = ['s1', 's2', 'u1', 'k1', 'k2'].map((id) => span(ws.spans, id));
-    expect(overlapped(s1, s2)).toBe(true);
-    for (const other of [s1, s2, k1, k2]) expect(overlapped(u1, other)).toBe(false);
-    expect(overlapped(k1, k2)).toBe(false);
-    expect(ws.read('same.txt')).toBe('A B\n');
+    expectScheduled(ws);
     expect(Object.values(sent).map((message) => message.status)).toEqual(Array(8).fill('success'));
   });
 });
@@ -165,13 +145,6 @@ describe('fromLangChainTool', () => {
       schema: z.object({ word: z.string(), times: z.number().int() }),
     });
     const wrapped = await fromLangChainTool(shout, { isReadOnly: () => true });
-    const runtime = { ...ws.runtime, resolveTool: (name: string) => (name === 'Shout' ? wrapped : ws.runtime.resolveTool(name)) };
-    const signal = new AbortController().signal;
-    const repaired = await runToolCall({ id: '1', name: 'Shout', input: '{"word": "hi", "times": "2"' }, runtime, signal);
-    expect(repaired.isError).toBe(false);
-    expect(repaired.content[0]).toEqual({ type: 'text', text: 'HIHI' });
-    const invalid = await runToolCall({ id: '2', name: 'Shout', input: { word: 'hi' } }, runtime, signal);
-    expect(invalid.isError).toBe(true);
-    expect(invalid.content[0]).toMatchObject({ text: expect.stringContaining('times') });
+    await expectWrappedRepairs(ws, wrapped);
   });
 });

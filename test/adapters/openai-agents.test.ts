@@ -15,8 +15,8 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fromOpenAIAgentsTool, toOpenAIAgentsTools } from '../../src/adapters/openai-agents.js';
-import { runToolCall } from '../../src/runtime/pipeline/run.js';
-import { makeWorkspace, overlapped, span, type Workspace } from './workspace.js';
+import { expectScheduled, expectWrappedRepairs, schedulingSteps } from './scenarios.js';
+import { makeWorkspace, type Workspace } from './workspace.js';
 
 type ScriptedCall = { id: string; name: string; input: string | Record<string, unknown> };
 
@@ -173,33 +173,10 @@ describe('toOpenAIAgentsTools', () => {
 
   it('parallel calls of one turn keep the scheduling rules: safe together, unsafe alone, one file at a time', async () => {
     ws = makeWorkspace();
-    writeFileSync(ws.file('same.txt'), 'alpha beta\n');
-    const probe = (id: string, safe: boolean, key?: string) => ({ id, name: 'Probe', input: { id, safe, key, ms: 60 } });
-    const edit = (id: string, from: string, to: string) => ({
-      id,
-      name: 'Edit',
-      input: { file_path: 'same.txt', old_string: from, new_string: to },
-    });
-    const model = new ScriptedModel([
-      [{ id: 'r', name: 'Read', input: { file_path: 'same.txt' } }],
-      [
-        probe('s1', true),
-        probe('s2', true),
-        probe('u1', false),
-        probe('k1', true, 'k'),
-        probe('k2', true, 'k'),
-        edit('e1', 'alpha', 'A'),
-        edit('e2', 'beta', 'B'),
-      ],
-      'ok',
-    ]);
+    const model = new ScriptedModel([...schedulingSteps(ws), 'ok']);
     const agent = new Agent({ name: 'p', instructions: 'go', model, tools: toOpenAIAgentsTools(ws.runtime) });
     await run(agent, 'go');
-    const [s1, s2, u1, k1, k2] = ['s1', 's2', 'u1', 'k1', 'k2'].map((id) => span(ws.spans, id));
-    expect(overlapped(s1, s2)).toBe(true);
-    for (const other of [s1, s2, k1, k2]) expect(overlapped(u1, other)).toBe(false);
-    expect(overlapped(k1, k2)).toBe(false);
-    expect(ws.read('same.txt')).toBe('A B\n');
+    expectScheduled(ws);
     expect(Object.keys(outputsSent(model, 2)).sort()).toEqual(['e1', 'e2', 'k1', 'k2', 'r', 's1', 's2', 'u1']);
   });
 });
@@ -214,13 +191,6 @@ describe('fromOpenAIAgentsTool', () => {
       execute: async ({ word, times }) => word.toUpperCase().repeat(times),
     });
     const wrapped = fromOpenAIAgentsTool(shout, { isReadOnly: () => true });
-    const runtime = { ...ws.runtime, resolveTool: (name: string) => (name === 'Shout' ? wrapped : ws.runtime.resolveTool(name)) };
-    const signal = new AbortController().signal;
-    const repaired = await runToolCall({ id: '1', name: 'Shout', input: '{"word": "hi", "times": "2"' }, runtime, signal);
-    expect(repaired.isError).toBe(false);
-    expect(repaired.content[0]).toEqual({ type: 'text', text: 'HIHI' });
-    const invalid = await runToolCall({ id: '2', name: 'Shout', input: { word: 'hi' } }, runtime, signal);
-    expect(invalid.isError).toBe(true);
-    expect(invalid.content[0]).toMatchObject({ text: expect.stringContaining('times') });
+    await expectWrappedRepairs(ws, wrapped);
   });
 });
