@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import path from 'node:path';
 import { defineTool } from '../../../src/runtime/tool/define.js';
+import { fileTool } from './file-tool.js';
 import type { AnyTool, PermissionCheck, SessionState } from '../../../src/runtime/tool/types.js';
 import type { PermissionMode, PermissionRequest } from '../../../src/runtime/pipeline/types.js';
 import { createPolicy, decideCall, type DecisionContext } from '../../../src/coding/permissions/engine.js';
@@ -32,15 +33,6 @@ const shell = defineTool<{ command: string; sandbox?: boolean }>({
   permissionMatcher: (i) => (content) => wordPrefix(content, i.command),
   call: async () => '',
 });
-const fileTool = (name: string, access: 'read' | 'write') =>
-  defineTool<{ file_path: string }>({
-    name,
-    description: name,
-    inputJSONSchema: { type: 'object' },
-    isReadOnly: () => access === 'read',
-    touchedPaths: (i) => [{ path: i.file_path, access }],
-    call: async () => '',
-  });
 const Read = fileTool('Read', 'read');
 const Edit = fileTool('Edit', 'write');
 const Write = fileTool('Write', 'write');

@@ -12,6 +12,7 @@ import { mergeSettings, type SettingsLayer, type WieldSettings } from '../../../
 import type { SettingsFile } from '../../../src/coding/settings/schema.js';
 import { PERMISSION_MODES } from '../../../src/runtime/pipeline/types.js';
 import { defineTool } from '../../../src/runtime/tool/define.js';
+import { fileTool } from '../permissions/file-tool.js';
 import type { AnyTool, SessionState } from '../../../src/runtime/tool/types.js';
 
 const HOME = '/home/u';
@@ -29,15 +30,6 @@ const shell = defineTool<{ command: string }>({
     content.endsWith(' *') ? i.command === content.slice(0, -2) || i.command.startsWith(content.slice(0, -1)) : i.command === content,
   call: async () => '',
 });
-const fileTool = (name: string, access: 'read' | 'write') =>
-  defineTool<{ file_path: string }>({
-    name,
-    description: name,
-    inputJSONSchema: { type: 'object' },
-    isReadOnly: () => access === 'read',
-    touchedPaths: (i) => [{ path: i.file_path, access }],
-    call: async () => '',
-  });
 const fetchTool = defineTool<{ url: string }>({
   name: 'WebFetch',
   description: 'x',
