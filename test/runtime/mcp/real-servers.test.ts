@@ -2,26 +2,15 @@
 // HTTP, server-filesystem over stdio. Every call goes through the pipeline.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpManager } from '../../../src/runtime/mcp/manager.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
 import { serverEntry, tempDir, testRuntime, textOf, type TestRuntime } from './helpers.js';
+import { freePort } from '../../support/conformance/servers.js';
 
 const EVERYTHING = serverEntry('@modelcontextprotocol/server-everything');
 const FILESYSTEM = serverEntry('@modelcontextprotocol/server-filesystem');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const managers: McpManager[] = [];
 afterAll(async () => {

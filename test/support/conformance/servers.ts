@@ -13,7 +13,8 @@ export interface RunningServer {
   stop(): void;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it, then it is released). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
