@@ -1,6 +1,6 @@
 // The transport to one MCP server: a child process over stdio, or Streamable HTTP through the
 // network guard, with OAuth when the server asks for it (oauth.ts).
-import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { createFetchWithInit, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { isHttpConfig, type McpServerConfig } from './config.js';
 import { guardedFetch } from './guarded-fetch.js';
@@ -13,9 +13,12 @@ export interface TransportOptions {
 
 export function createClientTransport(name: string, config: McpServerConfig, options: TransportOptions): Transport {
   if (isHttpConfig(config)) {
+    const fetch = guardedFetch({ server: name, url: config.url, allowedHosts: config.allowedHosts });
+    const requestInit = { headers: config.headers ?? {} };
     return new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: config.headers ?? {} },
-      fetch: guardedFetch({ server: name, url: config.url, allowedHosts: config.allowedHosts }),
+      requestInit,
+      // The provider's own discovery sends what the SDK's does: through this fetch, these headers.
+      fetch: options.oauth ? options.oauth.observe(fetch, createFetchWithInit(fetch, requestInit)) : fetch,
       // Redirects are left to the guarded fetch, which checks each hop's host (the SDK's own
       // policy would refuse every redirect off the origin, allowed hosts included).
       redirectPolicy: 'follow',

@@ -105,6 +105,7 @@ export class McpConnection {
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
       this.oauth = new McpOAuthProvider({
         store: new OAuthStore(oauthFile(options.authDir, name, config.url), config.url),
+        serverUrl: config.url,
         config: config.oauth ?? {},
         authorizationTimeoutMs: AUTHORIZATION_TIMEOUT_MS,
         notify: (message) => options.notify?.(`MCP server "${name}": ${message}`),

@@ -3,9 +3,12 @@
 // (dynamic registration, or a client ID metadata document URL), runs PKCE with the `resource`
 // parameter and refreshes tokens; this provider stores what it is given (oauth-store.ts) and
 // sends the person to the authorization page (oauth-callback.ts). Machine clients use the
-// client-credentials grant with a configured client ID and secret.
+// client-credentials grant with a configured client ID and secret. Servers of the 2025-03-26
+// revision (no protected-resource metadata) are discovered here first (oauth-legacy.ts).
 import { randomUUID } from 'node:crypto';
 import {
+  extractWWWAuthenticateParams,
+  type FetchLike,
   type StreamableHTTPClientTransport,
   UnauthorizedError,
   type OAuthClientMetadata,
@@ -15,6 +18,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { listenForCallback, openInBrowser, type CallbackListener } from './oauth-callback.js';
+import { discoverLegacyState } from './oauth-legacy.js';
 import type { OAuthStore } from './oauth-store.js';
 import { messageOf } from '../util/message.js';
 
@@ -33,6 +37,8 @@ export interface McpOAuthConfig {
 
 export interface OAuthProviderOptions {
   store: OAuthStore;
+  /** The MCP server's URL. */
+  serverUrl: string;
   config: McpOAuthConfig;
   /** How long to wait for the person to finish in the browser. */
   authorizationTimeoutMs: number;
@@ -48,6 +54,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private port: number;
   /** The `state` sent with the authorization request; the redirect must bring it back. */
   private expectedState?: string;
+  /** The current transport's guarded fetch, for discovery done here. */
+  private fetch?: FetchLike;
+  /** Whether a 401 or 403 challenge of the server named its protected-resource metadata. */
+  private challengedWithResourceMetadata = false;
 
   constructor(private readonly options: OAuthProviderOptions) {
     this.port = options.config.callbackPort ?? options.store.read().callbackPort ?? DEFAULT_CALLBACK_PORT;
@@ -114,8 +124,37 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.options.store.update((record) => ({ ...record, discovery }));
   }
 
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.options.store.read().discovery;
+  /**
+   * What discovery found before; on the first authorization of a server without protected-
+   * resource metadata, the 2025-03-26 discovery (oauth-legacy.ts), kept like the SDK's own.
+   */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    const stored = this.options.store.read().discovery;
+    if (stored || !this.fetch) return stored;
+    const legacy = await discoverLegacyState({
+      serverUrl: this.options.serverUrl,
+      fetch: this.fetch,
+      challengedWithResourceMetadata: this.challengedWithResourceMetadata,
+    });
+    if (legacy) this.saveDiscoveryState(legacy);
+    return legacy;
+  }
+
+  /**
+   * The fetch for a new transport: the given guarded fetch, noting whether the server's 401
+   * challenges name protected-resource metadata (RFC 9728 §5.1); `discovery` is the same fetch
+   * with the transport's headers, for discovery done here.
+   */
+  observe(fetch: FetchLike, discovery: FetchLike): FetchLike {
+    this.fetch = discovery;
+    this.challengedWithResourceMetadata = false;
+    const server = new URL(this.options.serverUrl).href;
+    return async (input, init) => {
+      const response = await fetch(input, init);
+      const challenge = (response.status === 401 || response.status === 403) && new URL(input).href === server;
+      if (challenge && extractWWWAuthenticateParams(response).resourceMetadataUrl) this.challengedWithResourceMetadata = true;
+      return response;
+    };
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {

@@ -40,19 +40,14 @@ const SCENARIOS = [
 ];
 
 /**
- * Known gaps, the only checks allowed to fail: the 2025-03-26 metadata fallback at the server
- * root (its metadata names an issuer other than the URL it was fetched from, which the SDK refuses
- * per RFC 8414 §3.3; wield keeps that check), and sse-retry's reconnection delay, a timing check
+ * Known gaps, the only checks allowed to fail: sse-retry's reconnection delay, a timing check
  * that passes alone but has failed on a loaded machine (the SDK transport's backoff against its
  * window). scope-retry-limit, once a timing failure too, passes since a refused scope is
- * re-authorized within the same connection (7 of 7 runs, 4 at once, load average ~11).
+ * re-authorized within the same connection (7 of 7 runs, 4 at once, load average ~11). The
+ * 2025-03-26 metadata fallback passes since wield takes root metadata whose issuer is a path on
+ * the server's own origin (oauth-legacy.ts); other origins stay refused (oauth-legacy.test.ts).
  */
-const KNOWN_FAILURES = [
-  'auth/2025-03-26-oauth-metadata-backcompat/authorization-request',
-  'auth/2025-03-26-oauth-metadata-backcompat/client-registration',
-  'auth/2025-03-26-oauth-metadata-backcompat/token-request',
-  'sse-retry/client-sse-retry-timing',
-];
+const KNOWN_FAILURES = ['sse-retry/client-sse-retry-timing'];
 
 let cleanup = (): void => undefined;
 const runs: Record<string, SuiteRun> = {};
