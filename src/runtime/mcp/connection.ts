@@ -147,6 +147,8 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.state = 'closed';
+    // An authorization still waiting for the browser ends with the connection.
+    this.oauth?.abandon();
     const client = this.client;
     this.client = undefined;
     await Promise.allSettled([client?.close(), this.attempt?.then((c) => c.close())]);
@@ -254,6 +256,8 @@ export class McpConnection {
       return client;
     } catch (error) {
       const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : describeConnectError(error);
+      // An authorization the failed attempt started has nobody left to wait for it.
+      this.oauth?.abandon();
       await client.close().catch(() => undefined);
       if (!this.isClosed()) {
         this.state = 'failed';

@@ -12,6 +12,7 @@ export interface CallbackListener {
   redirectUrl: string;
   /** Resolves with the redirect's query parameters (code, state, iss, or error). */
   params: Promise<URLSearchParams>;
+  /** Releases the port; a wait for the redirect still pending then fails instead of hanging. */
   close(): void;
 }
 
@@ -50,6 +51,7 @@ export async function listenForCallback(port: number, timeoutMs: number): Promis
     clearTimeout(timer);
     server.close();
     server.closeAllConnections();
+    fail(new Error('the authorization was abandoned'));
   };
   void params.finally(close).catch(() => undefined);
   return { port: actual, redirectUrl: `http://127.0.0.1:${actual}${CALLBACK_PATH}`, params, close };

@@ -58,6 +58,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private fetch?: FetchLike;
   /** Whether a 401 or 403 challenge of the server named its protected-resource metadata. */
   private challengedWithResourceMetadata = false;
+  private started = 0;
 
   constructor(private readonly options: OAuthProviderOptions) {
     this.port = options.config.callbackPort ?? options.store.read().callbackPort ?? DEFAULT_CALLBACK_PORT;
@@ -185,6 +186,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (this.machine) throw new Error('the client-credentials grant has no authorization page; check clientId and clientSecret');
     this.listener?.close();
+    this.started++;
     this.listener = await listenForCallback(this.port, this.options.authorizationTimeoutMs);
     const url = authorizationUrl.toString();
     this.options.notify(`authorize in the browser: ${url}`);
@@ -195,9 +197,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** After the SDK asked for a redirect: the callback's parameters, once the person is done. */
   async authorizationResult(): Promise<URLSearchParams> {
-    if (!this.listener) throw new Error('no authorization is in progress');
-    const params = await this.listener.params;
-    this.listener = undefined;
+    const listener = this.listener;
+    if (!listener) throw new Error('no authorization is in progress');
+    const params = await listener.params.finally(() => {
+      if (this.listener === listener) this.listener = undefined;
+    });
     if (this.expectedState && params.get('state') !== this.expectedState) {
       throw new Error('the authorization redirect carried the wrong state (a forged or stale redirect); try again');
     }
@@ -212,13 +216,29 @@ export class McpOAuthProvider implements OAuthClientProvider {
   get awaitingAuthorization(): boolean {
     return this.listener !== undefined;
   }
+
+  /** How many authorizations were started, to tell later whether a caller started another. */
+  get authorizations(): number {
+    return this.started;
+  }
+
+  /**
+   * Gives up the authorization in progress (started after `since`, when given): nobody will wait
+   * for it, so its callback port is released now rather than at the timeout.
+   */
+  abandon(since?: number): void {
+    if (!this.listener || since === this.started) return;
+    this.listener.close();
+    this.listener = undefined;
+  }
 }
 
 /**
  * Runs a request of a connected client; when the server asked for authorization (a 401 after
  * initialize) or for a wider scope (403 insufficient_scope, step-up) and the person was sent to
  * the authorization page, waits for them, finishes the authorization on the same transport and
- * runs the request once more (a second refusal is the server's answer).
+ * runs the request once more (a second refusal is the server's answer, and an authorization it
+ * started is abandoned).
  */
 export async function withAuthorization<T>(
   oauth: McpOAuthProvider | undefined,
@@ -233,6 +253,12 @@ export async function withAuthorization<T>(
       throw new Error(`authorization failed: ${messageOf(reason)}`);
     });
     await transport.finishAuth(params);
-    return run();
+    const mark = oauth.authorizations;
+    try {
+      return await run();
+    } catch (retryError) {
+      oauth.abandon(mark);
+      throw retryError;
+    }
   }
 }
