@@ -142,8 +142,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The fetch for a new transport: the given guarded fetch, noting whether the server's 401
-   * challenges name protected-resource metadata (RFC 9728 §5.1); `discovery` is the same fetch
+   * The fetch for a new transport: the given guarded fetch, noting whether the server's 401 and
+   * 403 challenges name protected-resource metadata (RFC 9728 §5.1); `discovery` is the same fetch
    * with the transport's headers, for discovery done here.
    */
   observe(fetch: FetchLike, discovery: FetchLike): FetchLike {
