@@ -1,7 +1,7 @@
-// Interactive `wield`: a prompt loop in the terminal with answers rendered as markdown, one line
-// per tool call, permission prompts, slash commands answered locally, `@path` attachments,
-// Ctrl-C to interrupt the turn and a second Ctrl-C to exit.
-import readline from 'node:readline';
+// Interactive `wield`: the screen (screen.ts: transcript, spinner, editor, status line) with
+// answers rendered as markdown, one line per tool call, permission prompts, slash commands
+// answered locally, `@path` attachments, type-ahead queued while a turn runs, Ctrl-C or Esc to
+// interrupt the turn and a second Ctrl-C to exit.
 import { styleText } from 'node:util';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
@@ -10,13 +10,14 @@ import { createTerminalAsk, createTerminalQuestions, readCurrentContent } from '
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
-import { emptySpend, readSlashLine, statusLine } from './slash-commands.js';
+import { emptySpend, readSlashLine, SLASH_COMMANDS, statusLine } from './slash-commands.js';
 import { mcpPromptText, runSlash } from './slash-run.js';
 import { createTurnView, Spinner } from './turn-view.js';
 import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
-import { attachMentions, completeMention } from './mentions.js';
-import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, createPasteState } from './paste.js';
+import { attachMentions } from './mentions.js';
 import { appendHistory, readHistory } from './prompt-history.js';
+import { openScreen, type Screen, type ScreenKey } from './screen.js';
+import { createCompletion } from './completion.js';
 import { messageOf } from '../runtime/util/message.js';
 
 /** Sessions the --resume picker lists. */
@@ -28,61 +29,73 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   const env = process.env;
   const cwd = process.cwd();
   const color = out.isTTY === true && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-  const spinner = new Spinner((text) => out.write(text), out.isTTY === true);
-  let atLineStart = true;
-  const write = (text: string): void => {
-    if (text === '') return;
-    spinner.clear();
-    out.write(text);
-    atLineStart = text.endsWith('\n');
-  };
-  const line = (text: string): void => write(`${atLineStart ? '' : '\n'}${text}\n`);
   const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
 
-  const rl = readline.createInterface({
-    input: process.stdin,
-    output: out,
-    terminal: true,
-    prompt: '› ',
-    completer: (typed: string) => completeMention(typed, cwd),
-    history: readHistory(env),
-    historySize: 500,
-  });
   /** The running turn (or slash command): what Ctrl-C and Esc interrupt. */
   let turn: AbortController | undefined;
-  // A paste arrives whole (see paste.ts) instead of as one prompt per line.
-  const paste = createPasteState();
-  out.write(BRACKETED_PASTE_ON);
-  const pasteOff = (): void => {
-    out.write(BRACKETED_PASTE_OFF);
-  };
-  process.once('exit', pasteOff);
-  process.stdin.on('keypress', (_char: string | undefined, key: { name?: string } | undefined) => {
-    // Esc interrupts the running turn, as Ctrl-C does (without counting towards exiting).
-    if (key?.name === 'escape' && turn) {
-      turn.abort(new Error('interrupted by the user'));
-      line('Esc — interrupting this turn');
-      return;
+  /** Prompts are taken once the session is open. */
+  let ready = false;
+  let interrupts = 0;
+  let finish: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  // Lines typed while a turn runs wait their turn (answers to questions go to screen.ask instead).
+  const queued: string[] = [];
+  // Until the session is open, a prompt waits (the words after `wield` and type-ahead alike).
+  let submit: (input: string) => void = (input) => queued.push(input);
+
+  const onKey = (key: ScreenKey): boolean => {
+    if (key === 'eof') {
+      finish(0);
+      return true;
     }
-    if (key?.name === 'paste-start') paste.start();
-    if (key?.name !== 'paste-end') return;
-    const held = paste.end(rl.line);
-    if (held === undefined) return;
-    // The last pasted line is held too: out of the editor, so it is not sent twice.
-    rl.write(null, { ctrl: true, name: 'e' });
-    rl.write(null, { ctrl: true, name: 'u' });
-    const count = held.split('\n').length;
-    line(`[pasted ${count} lines · Enter sends them, with anything typed first added after]`);
-    rl.prompt(true);
+    if (key === 'escape') {
+      if (!turn) return false;
+      turn.abort(new Error('interrupted by the user'));
+      screen.line('Esc — interrupting this turn');
+      return true;
+    }
+    if (turn) {
+      interrupts++;
+      turn.abort(new Error('interrupted by the user'));
+      screen.line('^C — interrupting this turn (Ctrl-C again to exit)');
+      return true;
+    }
+    if (screen.clearInput()) return true;
+    interrupts++;
+    if (interrupts >= 2) finish(130);
+    else screen.line('^C — press Ctrl-C again to exit');
+    return true;
+  };
+  const slashCommands = Object.entries(SLASH_COMMANDS).map(([name, description]) => ({ name, description }));
+  const screen: Screen = openScreen({
+    color,
+    history: readHistory(env),
+    complete: createCompletion(cwd, slashCommands),
+    onKey,
+    onSubmit: (typed) => {
+      if (typed.trim() === '') return;
+      if (!typed.includes('\n')) appendHistory(env, typed.trim());
+      screen.addHistory(typed);
+      interrupts = 0;
+      if (!turn && ready) {
+        screen.line(echo(typed));
+        return submit(typed);
+      }
+      queued.push(typed);
+      screen.line(dim(`(queued: ${typed.trim().split('\n')[0]}${typed.includes('\n') ? ' …' : ''})`));
+    },
   });
+  const { line, write } = screen;
+  const spinner = new Spinner((text) => screen.setLive(text), true);
+
   // The session's policy exists only after the runtime loads; the prompt reaches it late.
   let ask: AskPermission | undefined;
   const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
-  const askUser = createTerminalQuestions({ rl, write });
+  const askUser = createTerminalQuestions({ ask: screen.ask, write });
   const open = async (resumeId: string | undefined): Promise<AgentSession> => {
     const opened = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser });
     ask = createTerminalAsk({
-      rl,
+      ask: screen.ask,
       policy: opened.runtime.policy,
       cwd: opened.runtime.session.cwd,
       write,
@@ -96,10 +109,10 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   };
   let session: AgentSession;
   try {
-    await askTrustIfNeeded(cwd, flags, env, { ask: (text) => new Promise((resolve) => rl.question(text, resolve)), line });
-    session = await open(await resolveResumeId(flags, cwd, env, (entries) => pickInTerminal(rl, entries, line, 'Enter for a new session')));
+    await askTrustIfNeeded(cwd, flags, env, { ask: (text) => screen.ask(text), line });
+    session = await open(await resolveResumeId(flags, cwd, env, (entries) => pickInTerminal(screen, entries, 'Enter for a new session')));
   } catch (error) {
-    rl.close();
+    await screen.stop();
     throw error;
   }
   // The renderer (highlight.js in it) takes 150-400 ms of the main thread to load: never before the
@@ -113,27 +126,14 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       .then((render) => (markdown = render))
       .catch(() => undefined);
   };
-  line('Ctrl-C or Esc interrupts a turn; Ctrl-C twice exits. /help lists commands, /exit quits.');
+  line(
+    dim(
+      'Enter sends · Alt-Enter or \\ then Enter: new line · Up: history · Tab: complete · Esc or Ctrl-C interrupts a turn · Ctrl-C twice or /exit quits · /help',
+    ),
+  );
 
   const spent = emptySpend();
-  let interrupts = 0;
-  let finish: (code: number) => void = () => undefined;
-  const finished = new Promise<number>((resolve) => (finish = resolve));
-
-  rl.on('SIGINT', () => {
-    interrupts++;
-    if (interrupts >= 2) return finish(130);
-    if (turn) {
-      turn.abort(new Error('interrupted by the user'));
-      line('^C — interrupting this turn (Ctrl-C again to exit)');
-    } else {
-      line('^C — press Ctrl-C again to exit');
-      rl.prompt();
-    }
-  });
-  rl.on('close', () => finish(0));
-  // Lines typed while a turn runs wait their turn (answers to prompts go to rl.question instead).
-  const queued: string[] = [];
+  screen.setStatus(statusLine(session.model, spent));
 
   /** Runs one piece of work with Ctrl-C wired to it, then the next queued line. */
   const busy = (work: (signal: AbortSignal) => Promise<void>): void => {
@@ -145,8 +145,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
         const next = queued.shift();
-        if (next === undefined) return rl.prompt();
-        line(`› ${next}`);
+        if (next === undefined) return;
+        line(echo(next));
         submit(next);
       });
   };
@@ -184,21 +184,16 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       else spent.costUsd = (spent.costUsd ?? 0) + result.costUsd;
     } finally {
       view.end();
-      line(dim(statusLine(session.model, spent)));
+      screen.setStatus(statusLine(session.model, spent));
     }
   };
 
-  const submit = (input: string): void => {
+  submit = (input: string): void => {
     const prompt = input.trim();
     interrupts = 0;
-    const slash = prompt === '' ? undefined : readSlashLine(prompt);
-    if (slash === undefined) {
-      rl.prompt();
-      return;
-    }
+    const slash = readSlashLine(prompt);
     if (slash.kind === 'unknown') {
       line(`error: ${slash.message}`);
-      rl.prompt();
       return;
     }
     if (slash.kind === 'prompt') {
@@ -223,7 +218,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         session,
         spent,
         signal,
-        pick: (entries) => pickInTerminal(rl, entries, line, 'Enter to stay'),
+        pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay'),
         switchTo: async (id) => {
           const previous = session;
           session = await open(id);
@@ -233,44 +228,36 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       if (text !== '') line(text);
     });
   };
-  rl.on('line', (typed) => {
-    const input = paste.line(typed);
-    if (input === undefined) return;
-    if (!input.includes('\n') && input.trim() !== '') appendHistory(env, input.trim());
-    if (!turn) return submit(input);
-    if (input.trim() === '') return;
-    queued.push(input);
-    line(`(queued: ${input.trim().split('\n')[0]}${input.includes('\n') ? ' …' : ''})`);
-  });
-  rl.prompt();
-  if (initialPrompt === undefined) setTimeout(loadMarkdown, 0);
-  if (initialPrompt !== undefined) {
-    line(`› ${initialPrompt}`);
-    submit(initialPrompt);
+  ready = true;
+  if (initialPrompt !== undefined) queued.unshift(initialPrompt);
+  const first = queued.shift();
+  if (first === undefined) setTimeout(loadMarkdown, 0);
+  else {
+    line(echo(first));
+    submit(first);
   }
   const code = await finished;
   turn?.abort(new Error('exiting'));
-  rl.close();
-  pasteOff();
   await session.close();
-  line(`session ${session.id} · continue it: wield --resume ${session.id} (or wield -c in this folder)`);
+  await screen.stop();
+  out.write(`session ${session.id} · continue it: wield --resume ${session.id} (or wield -c in this folder)\n`);
   return code;
 }
 
+/** A prompt as the transcript shows it once sent: `› ` before the first line, its other lines indented. */
+function echo(prompt: string): string {
+  return `› ${prompt.trim().split('\n').join('\n  ')}`;
+}
+
 /** The numbered list of sessions; the answer is a number or an id (empty: `none`). */
-async function pickInTerminal(
-  rl: readline.Interface,
-  entries: SessionEntry[],
-  line: (text: string) => void,
-  none: string,
-): Promise<string | undefined> {
+async function pickInTerminal(screen: Screen, entries: SessionEntry[], none: string): Promise<string | undefined> {
   const shown = entries.slice(0, PICKER_SIZE);
-  line(`Sessions started in this folder, newest first:\n${formatSessionList(shown, true)}`);
+  screen.line(`Sessions started in this folder, newest first:\n${formatSessionList(shown, true)}`);
   for (;;) {
-    const answer = await new Promise<string>((resolve) => rl.question(`Resume which (number or id; ${none})? `, resolve));
+    const answer = await screen.ask(`Resume which (number or id; ${none})? `);
     if (answer.trim() === '') return undefined;
     const picked = pickSession(shown, answer);
     if (picked) return picked.id;
-    line(`  no session ${JSON.stringify(answer.trim())} in the list; answer 1–${shown.length} or an id`);
+    screen.line(`  no session ${JSON.stringify(answer.trim())} in the list; answer 1–${shown.length} or an id`);
   }
 }

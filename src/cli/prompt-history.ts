@@ -11,7 +11,7 @@ export function historyFile(env: NodeJS.ProcessEnv): string {
   return path.join(wieldHome(env), '.wield', 'history');
 }
 
-/** Newest first, as readline takes it. */
+/** Newest first, as the editor recalls them. */
 export function historyFromText(text: string): string[] {
   return text
     .split('\n')

@@ -1,4 +1,4 @@
-// Asking a person in the terminal, over a readline interface: to approve a call (y / n / a / A),
+// Asking a person in the terminal (the screen's editor answers): to approve a call (y / n / a / A),
 // and AskUserQuestion's questions.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -15,18 +15,27 @@ import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
 const MAX_DIFF_BYTES = 256 * 1024;
 
-/** One line from the person; the abort listener goes when the line comes (the signal may be a whole batch's). */
-function question(rl: Interface, text: string, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    rl.question(text, { signal }, (answer) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(answer);
+/** One answer from the person, shown after `label`; the signal (Ctrl-C, or the whole batch's) withdraws the question. */
+export type AskLine = (label: string, signal: AbortSignal) => Promise<string>;
+
+/** Asking over readline (`wield call`, which has no screen); the abort listener goes when the line comes. */
+export function readlineAsk(rl: Interface): AskLine {
+  return (label, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      rl.question(label, { signal }, (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      });
     });
-  });
 }
+
+/** What the editor shows while a permission question waits. */
+export const PERMISSION_LABEL = 'Allow? y / n / a / A › ';
+/** … and while AskUserQuestion's question waits. */
+export const QUESTION_LABEL = 'Answer › ';
 
 /** The text of the file a call names, for its diff; undefined when missing or too large to diff. */
 export function readCurrentContent(filePath: unknown, cwd: string): string | undefined {
@@ -40,7 +49,7 @@ export function readCurrentContent(filePath: unknown, cwd: string): string | und
 }
 
 export interface TerminalAskOptions {
-  rl: Interface;
+  ask: AskLine;
   policy: WieldPolicy;
   cwd: string;
   write: (text: string) => void;
@@ -51,7 +60,7 @@ export interface TerminalAskOptions {
 }
 
 export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
-  const { rl, policy, cwd, write, trusted, color } = options;
+  const { ask, policy, cwd, write, trusted, color } = options;
   return async (request, signal): Promise<PermissionAnswer> => {
     const view = {
       toolName: request.tool.name,
@@ -64,7 +73,7 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
     write(`\n${renderPrompt(view)}\n`);
     const rules = alwaysRules(request.decision);
     for (;;) {
-      const reply = parsePermissionReply(await question(rl, '> ', signal));
+      const reply = parsePermissionReply(await ask(PERMISSION_LABEL, signal));
       if (reply.kind === 'yes') return { allow: true };
       if (reply.kind === 'no') return { allow: false, message: reply.message };
       if ((reply.kind === 'session' || reply.kind === 'project') && rules.length > 0) {
@@ -96,14 +105,14 @@ async function saveAlwaysRules(cwd: string, trusted: boolean, rules: readonly st
 }
 
 /** Asks each question in turn until its answer reads; Ctrl-C (the signal) stops the asking. */
-export function createTerminalQuestions(options: { rl: Interface; write: (text: string) => void }): AskUser {
-  const { rl, write } = options;
+export function createTerminalQuestions(options: { ask: AskLine; write: (text: string) => void }): AskUser {
+  const { ask, write } = options;
   return async (questions, signal) => {
     const answers: string[][] = [];
     for (const item of questions) {
       write(`\n${renderQuestion(item)}\n`);
       for (;;) {
-        const reply = parseQuestionReply(await question(rl, '> ', signal), item);
+        const reply = parseQuestionReply(await ask(QUESTION_LABEL, signal), item);
         if (reply.ok) {
           answers.push(reply.answer);
           break;

@@ -15,7 +15,7 @@ const SPIN_MS = 100;
 const MAX_DIFF_LINES = 40;
 
 export interface TurnViewOptions {
-  /** Writes to the terminal (the caller clears the spinner line first, see Spinner.clear). */
+  /** Writes to the transcript. */
   write: (text: string) => void;
   line: (text: string) => void;
   color: boolean;
@@ -131,18 +131,16 @@ export function progressText(progress: { message?: string; output?: string; prog
   return text === undefined ? undefined : clip(text, 60);
 }
 
-/**
- * One line at the bottom while tools run: `⠙ Bash(npm test) · 4s · 12 passed`. It redraws in place and is
- * cleared before anything else is written, so output never lands inside it.
- */
+/** The line above the prompt while tools run: `⠙ Bash(npm test) · 4s · 12 passed`; hidden while a person is asked. */
 export class Spinner {
   private running = new Map<string, { summary: string; startedAt: number; paused: boolean; progress?: string }>();
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
   private drawn = false;
 
+  /** `show(undefined)` hides the line. */
   constructor(
-    private readonly out: (text: string) => void,
+    private readonly show: (text: string | undefined) => void,
     private readonly enabled: boolean,
   ) {}
 
@@ -179,11 +177,11 @@ export class Spinner {
     this.halt();
   }
 
-  /** Erases the spinner line if it is on screen; the next tick draws it again. */
+  /** Hides the spinner line if it is shown; the next tick draws it again. */
   clear(): void {
     if (!this.drawn) return;
     this.drawn = false;
-    this.out('\r\x1b[2K');
+    this.show(undefined);
   }
 
   private halt(): void {
@@ -208,7 +206,7 @@ export class Spinner {
     const more = active.length > 1 ? ` (+${active.length - 1} more)` : '';
     this.frame = (this.frame + 1) % FRAMES.length;
     const progress = first.progress ? ` · ${first.progress}` : '';
-    this.out(`\r\x1b[2K${FRAMES[this.frame]} ${first.summary}${more} · ${seconds}s${progress}`);
+    this.show(`${FRAMES[this.frame]} ${first.summary}${more} · ${seconds}s${progress}`);
     this.drawn = true;
   }
 }

@@ -47,7 +47,7 @@ describe('interactive commands', () => {
     expect(earlierId).toBeDefined();
 
     tmux = TmuxSession.start(`wield-cmd-${process.pid}`, [process.execPath, cli, ...providerArgs('anthropic')], env, cwd);
-    await tmux.waitFor('›');
+    await tmux.waitForPrompt();
     tmux.type('/bogus');
     await tmux.waitFor('error: unknown command /bogus');
     expect(standin.requests).toHaveLength(1);

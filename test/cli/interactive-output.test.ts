@@ -55,7 +55,7 @@ describe('interactive output', () => {
       cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm-256color' }),
       cwd,
     );
-    await tmux.waitFor('›');
+    await tmux.waitForPrompt();
 
     tmux.type('change line 2');
     let screen = await tmux.waitFor('? Allow Edit(');

@@ -26,12 +26,12 @@ describe('the prompt editor', () => {
     await standin?.close();
   });
 
-  it('sends a pasted 3-line block as one prompt, and recalls prompts with Up next session', async () => {
+  it('takes multi-line prompts (paste, Alt-Enter, \\ Enter, a large paste), clears with Ctrl-C, and recalls prompts with Up next session', async () => {
     const cwd = tempDir('wield-paste-cwd-');
     const home = tempDir('wield-paste-home-');
     standin = await startStandin({
       dialect: 'anthropic',
-      script: [{ text: 'Got all three.' }, { text: 'Second.' }, { text: 'Recalled.' }],
+      script: ['Got all three.', 'Two lines.', 'Joined.', 'Big paste.', 'Second.', 'Recalled.'].map((text) => ({ text })),
     });
     const env = cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm' });
     const start = (name: string) => {
@@ -40,27 +40,61 @@ describe('the prompt editor', () => {
       return tmux;
     };
     const first = start('one');
-    await first.waitFor('›');
+    await first.waitForPrompt();
+    // A bracketed paste stays in the editor, whole, until Enter.
     first.paste('line one\nline two\nline three');
-    await first.waitFor('[pasted 3 lines');
+    await first.waitForEditor('line one\nline two\nline three');
+    expect(standin.requests).toHaveLength(0);
     first.keys('Enter');
     await first.waitFor('Got all three.');
     expect(standin.requests).toHaveLength(1);
     expect(lastPrompt(standin.requests[0])).toBe('line one\nline two\nline three');
+
+    // Alt-Enter and a trailing backslash start a new line instead of sending.
+    first.keys('-l', 'first');
+    first.keys('M-Enter');
+    first.keys('-l', 'second');
+    await first.waitForEditor('first\nsecond');
+    first.keys('Enter');
+    await first.waitFor('Two lines.');
+    expect(lastPrompt(standin.requests[1])).toBe('first\nsecond');
+    first.keys('-l', 'alpha\\');
+    first.keys('Enter');
+    first.keys('-l', 'beta');
+    await first.waitForEditor('alpha\nbeta');
+    first.keys('Enter');
+    await first.waitFor('Joined.');
+    expect(lastPrompt(standin.requests[2])).toBe('alpha\nbeta');
+
+    // A large paste shows as a marker and is sent whole.
+    const big = Array.from({ length: 12 }, (_, index) => `row ${index + 1}`).join('\n');
+    first.paste(big);
+    await first.waitForEditor('[paste #1 +12 lines]');
+    first.keys('Enter');
+    await first.waitFor('Big paste.');
+    expect(lastPrompt(standin.requests[3])).toBe(big);
+
+    // Ctrl-C with a draft empties the editor and does not count towards exiting.
+    first.keys('-l', 'a draft');
+    await first.waitForEditor('a draft');
+    first.keys('C-c');
+    await first.waitForEditor('');
+    expect(first.screen()).not.toContain('press Ctrl-C again');
+
     first.type('hello history');
     await first.waitFor('Second.');
     first.type('/exit');
     await first.waitFor(/\[exit 0\]/);
 
     const second = start('two');
-    await second.waitFor('›');
+    await second.waitForPrompt();
     second.keys('Up');
-    await second.waitFor('› /exit');
+    await second.waitForEditor('/exit');
     second.keys('Up');
-    await second.waitFor('› hello history');
+    await second.waitForEditor('hello history');
     second.keys('Enter');
     await second.waitFor('Recalled.');
-    expect(lastPrompt(standin.requests[2])).toBe('hello history');
+    expect(lastPrompt(standin.requests[5])).toBe('hello history');
     second.type('/exit');
     await second.waitFor(/\[exit 0\]/);
   });

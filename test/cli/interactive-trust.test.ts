@@ -52,7 +52,7 @@ describe('trust in the interactive session', () => {
     expect(screen).toContain(`${path.join('.wield', 'settings.json')}: allow rules`);
     first.type('n');
     await first.waitFor('not trusted: only the deny and ask rules');
-    await first.waitFor('›');
+    await first.waitForPrompt();
     first.type('make d1');
     await first.waitFor('? Allow Bash(mkdir -p d1)');
     first.type('A');
@@ -66,7 +66,7 @@ describe('trust in the interactive session', () => {
     await first.waitFor(/\[exit 0\]/);
 
     const second = start('no-again', cwd, home, standin.url);
-    await second.waitFor('›');
+    await second.waitForPrompt();
     second.type('make d1 again');
     screen = await second.waitFor('Made d1 again, unasked.');
     expect(screen).not.toContain('? Allow');
@@ -88,7 +88,7 @@ describe('trust in the interactive session', () => {
     await tmux.waitFor('? Trust this folder');
     tmux.type('y');
     await tmux.waitFor('trusted: its settings');
-    await tmux.waitFor('›');
+    await tmux.waitForPrompt();
     tmux.type('touch t1');
     let screen = await tmux.waitFor('Touched t1.');
     expect(screen).not.toContain('? Allow');

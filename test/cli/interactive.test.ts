@@ -60,7 +60,7 @@ describe('interactive wield in a terminal', () => {
       cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm' }),
       cwd,
     );
-    await tmux.waitFor('›');
+    await tmux.waitForPrompt();
 
     tmux.type('write yes.txt');
     let screen = await tmux.waitFor('? Allow Write(');

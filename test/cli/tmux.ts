@@ -73,6 +73,31 @@ export class TmuxSession {
     }
   }
 
+  /** What the editor holds: the lines between its two borders (the last two rules on the screen). */
+  editorText(): string {
+    const lines = this.screen().split('\n');
+    const rules = lines.flatMap((line, index) => (/^─{20,}/.test(line) ? [index] : []));
+    if (rules.length < 2) return '';
+    return lines
+      .slice(rules.at(-2)! + 1, rules.at(-1))
+      .map((line) => line.trimEnd())
+      .join('\n');
+  }
+
+  /** Waits until the editor holds `text` exactly. */
+  async waitForEditor(text: string, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let held = this.editorText(); held !== text; held = this.editorText()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the editor to hold ${JSON.stringify(text)}; it holds ${JSON.stringify(held)}`);
+      await sleep(50);
+    }
+  }
+
+  /** Waits until the session is open and its editor takes prompts (the keys line is printed then). */
+  waitForPrompt(): Promise<string> {
+    return this.waitFor('Enter sends');
+  }
+
   kill(): void {
     try {
       execFileSync('tmux', TmuxSession.args(this.name, 'kill-server'));

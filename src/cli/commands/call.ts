@@ -7,7 +7,7 @@ import { textBlocks } from '../../runtime/agent/history.js';
 import { createCliRuntime } from '../runtime.js';
 import type { CliFlags } from '../options.js';
 import { writeOut } from '../exit.js';
-import { createTerminalAsk } from '../terminal-ask.js';
+import { createTerminalAsk, readlineAsk } from '../terminal-ask.js';
 import type { AskPermission } from '../../runtime/pipeline/types.js';
 import type { AnyTool, SessionState, TouchedPath } from '../../runtime/tool/types.js';
 import { recordFile, sha256 } from '../../coding/tools/fs-util.js';
@@ -53,7 +53,7 @@ export async function runCall(toolName: string, json: string, flags: CliFlags): 
   });
   if (rl)
     ask = createTerminalAsk({
-      rl,
+      ask: readlineAsk(rl),
       policy: runtime.policy,
       cwd: runtime.session.cwd,
       trusted: runtime.trusted,

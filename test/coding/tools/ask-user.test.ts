@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askUserTool, NO_ONE_TO_ASK } from '../../../src/coding/tools/ask-user.js';
 import { parseQuestionReply, renderQuestion } from '../../../src/cli/question-prompt.js';
-import { createTerminalQuestions } from '../../../src/cli/terminal-ask.js';
+import { createTerminalQuestions, readlineAsk } from '../../../src/cli/terminal-ask.js';
 import { ToolRegistry } from '../../../src/runtime/registry/registry.js';
 import { createRuntime } from '../../../src/runtime/pipeline/runtime.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
@@ -218,7 +218,7 @@ describe('AskUserQuestion in the terminal', () => {
     const output = new PassThrough();
     const rl = createInterface({ input, output, terminal: false });
     let shown = '';
-    const ask = createTerminalQuestions({ rl, write: (text) => (shown += text) });
+    const ask = createTerminalQuestions({ ask: readlineAsk(rl), write: (text) => (shown += text) });
     const controller = new AbortController();
     const asking = ask([pick, several, { ...pick, question: 'Name?', header: '', options: [] }], controller.signal);
     for (const line of ['9', '1', '1,3', 'wield']) {
@@ -236,7 +236,7 @@ describe('AskUserQuestion in the terminal', () => {
   it('stops asking when the signal aborts', async () => {
     const input = new PassThrough();
     const rl = createInterface({ input, output: new PassThrough(), terminal: false });
-    const ask = createTerminalQuestions({ rl, write: () => undefined });
+    const ask = createTerminalQuestions({ ask: readlineAsk(rl), write: () => undefined });
     const controller = new AbortController();
     const asking = ask([pick], controller.signal);
     controller.abort(new Error('Ctrl-C'));

@@ -1,0 +1,249 @@
+// The interactive terminal, on pi-tui: the transcript (everything the session printed, kept in
+// the terminal's scrollback), a live line (the spinner), the editor, and a status line under it.
+// pi-tui was chosen over Ink 6 for start-up: importing its parts takes ~55–80 ms here, Ink 6 with
+// React 19 ~330–430 ms (unbundled, same machine; BENCHMARKS.md has the bundled start-up). Its
+// differential renderer redraws only what changed, below the last unchanged line, so the
+// transcript scrolls as plain terminal output; its editor brings multi-line input, bracketed
+// paste, history, undo and completion.
+// Deep imports: the package index also loads its Markdown and image components (marked, the
+// image decoders), which wield does not use here.
+import { Editor, type EditorTheme } from '@mariozechner/pi-tui/dist/components/editor.js';
+import { matchesKey } from '@mariozechner/pi-tui/dist/keys.js';
+import { ProcessTerminal } from '@mariozechner/pi-tui/dist/terminal.js';
+import { type Component, TUI } from '@mariozechner/pi-tui/dist/tui.js';
+import { truncateToWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui/dist/utils.js';
+import type { AutocompleteProvider } from '@mariozechner/pi-tui/dist/autocomplete.js';
+import { styleText } from 'node:util';
+
+/** Longer than pi-tui's minimum time between frames (16 ms), so the last frame is drawn before stopping. */
+const FRAME_WAIT_MS = 40;
+
+type Style = Parameters<typeof styleText>[0];
+
+/** Keys the session acts on; the rest edit the prompt. */
+export type ScreenKey = 'interrupt' | 'escape' | 'eof';
+
+export interface ScreenOptions {
+  color: boolean;
+  /** Prompts typed before, newest first (Up recalls them). */
+  history: readonly string[];
+  complete?: AutocompleteProvider;
+  /** A prompt was submitted (never while a question waits for its answer). */
+  onSubmit: (text: string) => void;
+  /** Ctrl-C, Esc (when no completion list is open) and Ctrl-D on an empty editor; true when handled. */
+  onKey: (key: ScreenKey) => boolean;
+}
+
+export interface Screen {
+  /** Appends to the transcript; text without a final newline stays open for more. */
+  write(text: string): void;
+  /** A whole line (a line break first if the transcript's last line is open). */
+  line(text: string): void;
+  /** The line above the editor (the spinner); undefined hides it. */
+  setLive(text: string | undefined): void;
+  /** The line under the editor: model, context, cost. */
+  setStatus(text: string): void;
+  /** One answer from the person: `label` is shown above the editor until the next Enter. Questions queue. */
+  ask(label: string, signal?: AbortSignal): Promise<string>;
+  addHistory(text: string): void;
+  /** Empties the editor; false when it was empty already. */
+  clearInput(): boolean;
+  /** Takes the editor off the screen and gives the terminal back; later output goes to stdout as usual. */
+  stop(): Promise<void>;
+}
+
+/** Tabs become spaces and other control characters go (ESC stays, for colour): a line must measure what it shows. */
+function printable(text: string): string {
+  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g, '');
+}
+
+/** Lines no wider than `width`: wrapped at words, and cut where a word alone is wider. */
+function wrapToWidth(line: string, width: number): string[] {
+  if (line === '') return [''];
+  return wrapTextWithAnsi(line, width).map((part) => truncateToWidth(part, width, ''));
+}
+
+/**
+ * Everything printed, as lines; the last one may still be open (a streamed answer). Wrapped lines
+ * are kept per width, so a frame wraps only what was added since the last one.
+ */
+class Transcript implements Component {
+  private closed: string[] = [];
+  private open = '';
+  private width = 0;
+  private wrapped: string[] = [];
+  private wrappedCount = 0;
+
+  append(text: string): void {
+    const parts = printable(text).split('\n');
+    this.open += parts[0];
+    for (const part of parts.slice(1)) {
+      this.closed.push(this.open);
+      this.open = part;
+    }
+  }
+
+  endsOpen(): boolean {
+    return this.open !== '';
+  }
+
+  render(width: number): string[] {
+    if (width !== this.width) this.invalidate(width);
+    for (; this.wrappedCount < this.closed.length; this.wrappedCount++)
+      this.wrapped.push(...wrapToWidth(this.closed[this.wrappedCount], width));
+    return this.open === '' ? this.wrapped : [...this.wrapped, ...wrapToWidth(this.open, width)];
+  }
+
+  invalidate(width = 0): void {
+    this.width = width;
+    this.wrapped = [];
+    this.wrappedCount = 0;
+  }
+}
+
+/** One line, or nothing. */
+class OneLine implements Component {
+  text: string | undefined;
+  render(width: number): string[] {
+    return this.text === undefined ? [] : [truncateToWidth(this.text, width)];
+  }
+  invalidate(): void {}
+}
+
+export function openScreen(options: ScreenOptions): Screen {
+  const { color } = options;
+  const paint = (style: Style, text: string): string => (color ? styleText(style, text, { validateStream: false }) : text);
+  const tui = new TUI(new ProcessTerminal());
+  const transcript = new Transcript();
+  const live = new OneLine();
+  const label = new OneLine();
+  const status = new OneLine();
+  const theme: EditorTheme = {
+    borderColor: (text) => paint('gray', text),
+    selectList: {
+      selectedPrefix: (text) => paint('cyan', text),
+      selectedText: (text) => paint('cyan', text),
+      description: (text) => paint('gray', text),
+      scrollInfo: (text) => paint('gray', text),
+      noMatch: (text) => paint('gray', text),
+    },
+  };
+  const editor = new Editor(tui, theme);
+  if (options.complete) editor.setAutocompleteProvider(options.complete);
+  for (const entry of [...options.history].reverse()) editor.addToHistory(entry);
+  for (const part of [transcript, live, label, editor, status]) tui.addChild(part);
+  tui.setFocus(editor);
+
+  // Questions are answered one at a time, in the order asked; what was being typed waits aside.
+  const questions: Array<{ label: string; resolve: (answer: string) => void }> = [];
+  let draft: string | undefined;
+  const showQuestion = (): void => {
+    const current = questions[0];
+    label.text = current ? paint('yellow', current.label) : undefined;
+    editor.borderColor = current ? (text) => paint('yellow', text) : theme.borderColor;
+    if (current && draft === undefined) {
+      draft = editor.getExpandedText();
+      editor.setText('');
+    }
+    if (!current && draft !== undefined) {
+      editor.setText(draft);
+      draft = undefined;
+    }
+    tui.requestRender();
+  };
+  const write = (text: string): void => {
+    if (text === '') return;
+    transcript.append(text);
+    tui.requestRender();
+  };
+
+  editor.onSubmit = (text) => {
+    const current = questions.shift();
+    if (current) {
+      write(`${current.label}${text}\n`);
+      showQuestion();
+      current.resolve(text);
+      return;
+    }
+    options.onSubmit(text);
+  };
+  tui.addInputListener((data) => {
+    const key: ScreenKey | undefined = matchesKey(data, 'ctrl+c')
+      ? 'interrupt'
+      : matchesKey(data, 'escape') && !editor.isShowingAutocomplete()
+        ? 'escape'
+        : matchesKey(data, 'ctrl+d') && editor.getText() === ''
+          ? 'eof'
+          : undefined;
+    return key !== undefined && options.onKey(key) ? { consume: true } : undefined;
+  });
+
+  // Writes to stderr while the screen is up (a hook's warning, an SDK's notice) would tear the
+  // frame: they join the transcript instead.
+  const stderrWrite = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    write(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stderr.write;
+  let stopped = false;
+  const restore = (): void => {
+    if (stopped) return;
+    stopped = true;
+    process.stderr.write = stderrWrite;
+    tui.stop();
+  };
+  process.once('exit', restore);
+  tui.start();
+
+  return {
+    write,
+    line(text) {
+      write(`${transcript.endsOpen() ? '\n' : ''}${text}\n`);
+    },
+    setLive(text) {
+      live.text = text;
+      tui.requestRender();
+    },
+    setStatus(text) {
+      status.text = paint('dim', text);
+      tui.requestRender();
+    },
+    ask(text, signal) {
+      return new Promise((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const entry = {
+          label: text,
+          resolve: (answer: string) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(answer);
+          },
+        };
+        const onAbort = (): void => {
+          const index = questions.indexOf(entry);
+          if (index >= 0) questions.splice(index, 1);
+          showQuestion();
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        questions.push(entry);
+        showQuestion();
+      });
+    },
+    addHistory(text) {
+      editor.addToHistory(text);
+    },
+    clearInput() {
+      if (editor.getText() === '') return false;
+      editor.setText('');
+      tui.requestRender();
+      return true;
+    },
+    async stop() {
+      // The last frame is the transcript alone, so the editor's box does not stay in the scrollback.
+      for (const part of [live, label, editor, status]) tui.removeChild(part);
+      tui.requestRender();
+      await new Promise((resolve) => setTimeout(resolve, FRAME_WAIT_MS));
+      restore();
+    },
+  };
+}
