@@ -67,7 +67,7 @@ function wrapToWidth(line: string, width: number): string[] {
  * Everything printed, as lines; the last one may still be open (a streamed answer). Wrapped lines
  * are kept per width, so a frame wraps only what was added since the last one.
  */
-class Transcript implements Component {
+export class Transcript implements Component {
   private closed: string[] = [];
   private open = '';
   private width = 0;

@@ -27,7 +27,7 @@ describe('interactive wield in a terminal', () => {
     standin = await startStandin({
       dialect: 'anthropic',
       script: [
-        write('yes.txt', 'one'),
+        { ...write('yes.txt', 'one'), delayMs: 1500 },
         { text: 'Wrote yes.txt.' },
         write('no.txt', 'two'),
         { text: 'Understood, not written.' },
@@ -63,12 +63,21 @@ describe('interactive wield in a terminal', () => {
     await tmux.waitForPrompt();
 
     tmux.type('write yes.txt');
+    // Typed while the model thinks: the question gets an empty editor, the draft comes back after.
+    tmux.keys('-l', 'my draft');
+    await tmux.waitForEditor('my draft');
     let screen = await tmux.waitFor('? Allow Write(');
     expect(screen).toContain('+one');
     expect(screen).toContain('Reason:');
+    expect(screen).toContain('Allow? y / n / a / A ›');
+    expect(tmux.editorText()).toBe('');
     tmux.type('y');
     await tmux.waitFor('Wrote yes.txt.');
     expect(readFileSync(path.join(cwd, 'yes.txt'), 'utf8')).toBe('one');
+    await tmux.waitForEditor('my draft');
+    expect(standin.requests).toHaveLength(2);
+    tmux.keys('C-c');
+    await tmux.waitForEditor('');
 
     tmux.type('write no.txt');
     await tmux.waitFor('? Allow Write(', 2);

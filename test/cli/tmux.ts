@@ -88,7 +88,8 @@ export class TmuxSession {
   async waitForEditor(text: string, timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (let held = this.editorText(); held !== text; held = this.editorText()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for the editor to hold ${JSON.stringify(text)}; it holds ${JSON.stringify(held)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for the editor to hold ${JSON.stringify(text)}; it holds ${JSON.stringify(held)}`);
       await sleep(50);
     }
   }

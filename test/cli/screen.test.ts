@@ -1,0 +1,59 @@
+// The transcript's lines must never be wider than the terminal: pi-tui stops with an error on a
+// line that is. Whatever the session prints — colour codes, tabs, control characters, wide
+// characters, words longer than the screen — is wrapped or cut to fit, and nothing is lost.
+import fc from 'fast-check';
+import { visibleWidth } from '@mariozechner/pi-tui/dist/utils.js';
+import { describe, expect, it } from 'vitest';
+import { Transcript } from '../../src/cli/screen.js';
+
+const piece = fc.oneof(
+  fc.string(),
+  fc.constantFrom(
+    '\x1b[31m',
+    '\x1b[0m',
+    '\x1b[1;4m',
+    '\t',
+    '\r',
+    '\x07',
+    '\n',
+    '界',
+    '👍🏽',
+    'é',
+    ' ',
+    'averyveryverylongwordwithoutanyspaces',
+  ),
+);
+
+describe('Transcript', () => {
+  it('renders every line within the width, at any width, however the text arrives', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')),
+          { maxLength: 8 },
+        ),
+        fc.integer({ min: 4, max: 120 }),
+        (writes, width) => {
+          const transcript = new Transcript();
+          for (const text of writes) transcript.append(text);
+          for (const line of transcript.render(width)) expect(visibleWidth(line)).toBeLessThanOrEqual(width);
+          // A second frame at another width re-wraps from the start.
+          for (const line of transcript.render(Math.max(4, width - 3)))
+            expect(visibleWidth(line)).toBeLessThanOrEqual(Math.max(4, width - 3));
+        },
+      ),
+    );
+  });
+
+  it('keeps an open line open until its newline, and wraps only what was added', () => {
+    const transcript = new Transcript();
+    transcript.append('streamed ');
+    expect(transcript.endsOpen()).toBe(true);
+    expect(transcript.render(40)).toEqual(['streamed ']);
+    transcript.append('answer\nnext\t1\n');
+    expect(transcript.endsOpen()).toBe(false);
+    expect(transcript.render(40)).toEqual(['streamed answer', 'next    1']);
+    transcript.append('x'.repeat(25));
+    expect(transcript.render(10)).toEqual(['streamed', 'answer', 'next    1', 'xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxx']);
+  });
+});
