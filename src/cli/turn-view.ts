@@ -11,6 +11,8 @@ import { callSummary, clip, resultSummary } from './summary.js';
 /** Braille spinner frames, as ora and pi draw them. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPIN_MS = 100;
+/** The spinner's entry for a request waiting on the model (tool calls have their own ids). */
+const MODEL_WAIT = 'model';
 /** Lines of an unprompted edit's diff shown after it; the rest is counted. */
 const MAX_DIFF_LINES = 40;
 
@@ -43,6 +45,9 @@ export function createTurnView(options: TurnViewOptions): TurnView {
   const flush = (): void => markdown.flush();
   return {
     onEvent(event) {
+      // Until the model's first words or calls arrive, the spinner says it is waiting.
+      if (event.type === 'turn_start') spinner.start(MODEL_WAIT, 'thinking');
+      else if (event.type !== 'usage') spinner.stop(MODEL_WAIT);
       switch (event.type) {
         case 'text_delta':
           markdown.push(event.text);

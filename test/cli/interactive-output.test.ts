@@ -43,7 +43,7 @@ describe('interactive output', () => {
         { toolCalls: [{ name: 'Bash', arguments: { command: 'touch t1' } }] },
         { text: 'Touched.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 3' } }] },
-        { text: 'Slept.' },
+        { text: 'Slept.', delayMs: 2500 },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'echo step-one; sleep 3' } }] },
         { text: 'Stepped.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 30' } }] },
@@ -91,6 +91,8 @@ describe('interactive output', () => {
 
     tmux.type('sleep a bit');
     await tmux.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Bash\(sleep 3\) · [12]s/);
+    // A model slow to answer: the spinner says so, with the seconds waited.
+    await tmux.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking · [12]s/);
     screen = await tmux.waitFor('Slept.');
     expect(screen).toMatch(/⎿ Bash\(sleep 3\): no output · 3\.\ds/);
 
