@@ -2,11 +2,16 @@
 // their declaration files type-check with `skipLibCheck: false` (a user's strictest setting).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packedProject } from './support/packed.js';
 
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, unknown> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 const subpaths = Object.keys(pkg.exports)
   .filter((key) => key !== './package.json')
   .map((key) => (key === '.' ? 'wield' : `wield/${key.slice(2)}`));
@@ -27,6 +32,36 @@ describe('the packed package', () => {
     const out = execFileSync(process.execPath, ['imports.mjs'], { cwd: dir, encoding: 'utf8' });
     for (const name of subpaths) expect(out).toMatch(new RegExp(`^${name} [1-9]\\d*$`, 'm'));
   }, 60_000);
+
+  it('imports at run time only what it depends on: packages bundled from devDependencies are inside it', () => {
+    // The scratch project links this repository's devDependencies too, so a missing one would not
+    // show as an import error there: read the bare specifiers of the packed JavaScript instead.
+    const files = execFileSync('find', [path.join(dir, 'node_modules', 'wield', 'dist'), '-name', '*.js'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    const imported = new Set<string>();
+    for (const file of files) {
+      const code = readFileSync(file, 'utf8');
+      const specifiers = [
+        ...code.matchAll(/^\s*(?:import|export)\b[^\n]*?\bfrom\s*["']([^"']+)["']/gm),
+        ...code.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
+        ...code.matchAll(/\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/g),
+      ];
+      for (const match of specifiers) {
+        const specifier = match[1];
+        if (specifier.startsWith('node:') || specifier.startsWith('.') || specifier.startsWith('/')) continue;
+        imported.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]);
+      }
+    }
+    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies), ...builtinModules]);
+    expect([...imported].filter((name) => !allowed.has(name))).toEqual([]);
+    // The scan sees the externals (the MCP SDK is one) and not the bundled terminal UI.
+    expect(imported.has('@modelcontextprotocol/client')).toBe(true);
+    expect(imported.has('@mariozechner/pi-tui')).toBe(false);
+    expect(readFileSync(path.join(dir, 'node_modules', 'wield', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8')).toContain(
+      '@mariozechner/pi-tui',
+    );
+  });
 
   it('its types check with skipLibCheck: false, and no error is in its own declarations', () => {
     const imports = subpaths.map((name, i) => `import * as m${i} from ${JSON.stringify(name)};`);
