@@ -86,7 +86,7 @@ function resourceMention(mention: string, rt: RuntimeContext): { server: string;
   return parts;
 }
 
-/** Readline completion of the `@path` being typed at the end of the line. */
+/** Completion of the `@path` being typed at the end of the line: the matches and the text they replace. */
 export function completeMention(line: string, cwd: string): [string[], string] {
   const match = /(?:^|\s)@([^\s"]*)$/.exec(line);
   if (!match) return [[], line];

@@ -7,6 +7,7 @@ import { ClaudeStreamJson, type InitFacts, initLine } from './stream-json.js';
 import { readPipedInput, withPipedInput } from './prompt-input.js';
 import type { CliFlags, OutputFormat } from './options.js';
 import { writeOut } from './exit.js';
+import { attachMentions } from './mentions.js';
 
 export interface OneShotSummary {
   answer: string;
@@ -94,8 +95,17 @@ export async function runOneShot(given: string | undefined, flags: CliFlags): Pr
     // attempt (each bounded by its connect timeout, so a dead server cannot hang the run).
     await settledOrAborted(session.runtime.mcpReady(), controller.signal);
     for (const notice of unavailableServers(session.runtime.mcp?.list() ?? [])) process.stderr.write(`wield: ${notice}\n`);
+    // `@path` in the command line's prompt attaches the file as in the interactive session (through
+    // Read, so rules apply); piped text is data, its `@words` are not read.
+    const attached = given === undefined ? undefined : await attachMentions(given, session.runtime.rt, controller.signal);
+    if (attached && !attached.ok) {
+      for (const error of attached.errors) process.stderr.write(`wield: ${error}\n`);
+      process.stderr.write('wield: nothing was sent; fix the path, allow the read (--allow "Read(PATH)"), or drop the @\n');
+      return 2;
+    }
     if (claude) emit(initLine(initFacts(session)));
-    const result = await session.send(prompt, controller.signal, onEvent);
+    const sent = attached?.ok ? (withPipedInput(attached.prompt, piped.text) ?? prompt) : prompt;
+    const result = await session.send(sent, controller.signal, onEvent);
     const summary = summarize(result, session.id);
     if (format === 'json') await writeOut(`${JSON.stringify(summary)}\n`);
     else if (format === 'events') await writeOut(`${JSON.stringify({ type: 'result', ...summary })}\n`);

@@ -1,5 +1,6 @@
 // The prompt editor in a real terminal: a pasted block of several lines is one prompt (not one
-// per line, none lost), and prompts are recalled with Up in the next session.
+// per line, none lost), new lines are typed with Alt-Enter or `\` Enter, a large paste is a marker
+// sent whole, Ctrl-C empties a draft, and prompts are recalled with Up in the next session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandin, type Standin } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, tempDir } from './helpers.js';
@@ -51,21 +52,20 @@ describe('the prompt editor', () => {
     expect(lastPrompt(standin.requests[0])).toBe('line one\nline two\nline three');
 
     // Alt-Enter and a trailing backslash start a new line instead of sending.
-    first.keys('-l', 'first');
-    first.keys('M-Enter');
-    first.keys('-l', 'second');
-    await first.waitForEditor('first\nsecond');
-    first.keys('Enter');
-    await first.waitFor('Two lines.');
-    expect(lastPrompt(standin.requests[1])).toBe('first\nsecond');
-    first.keys('-l', 'alpha\\');
-    first.keys('Enter');
-    first.keys('-l', 'beta');
-    await first.waitForEditor('alpha\nbeta');
-    first.keys('Enter');
-    await first.waitFor('Joined.');
-    expect(lastPrompt(standin.requests[2])).toBe('alpha\nbeta');
-
+    const newLines = [
+      { first: 'first', keys: 'M-Enter', second: 'second', reply: 'Two lines.' },
+      { first: 'alpha\\', keys: 'Enter', second: 'beta', reply: 'Joined.' },
+    ];
+    for (const [index, step] of newLines.entries()) {
+      first.keys('-l', step.first);
+      first.keys(step.keys);
+      first.keys('-l', step.second);
+      const expected = `${step.first.replace(/\\$/, '')}\n${step.second}`;
+      await first.waitForEditor(expected);
+      first.keys('Enter');
+      await first.waitFor(step.reply);
+      expect(lastPrompt(standin.requests[index + 1])).toBe(expected);
+    }
     // A large paste shows as a marker and is sent whole.
     const big = Array.from({ length: 12 }, (_, index) => `row ${index + 1}`).join('\n');
     first.paste(big);

@@ -59,6 +59,34 @@ describe('prompt input', () => {
     }
   });
 
+  it('attaches @path files of the -p prompt through Read; piped text is not scanned; a refused read sends nothing', async () => {
+    const { cwd, standin, run } = await place([{ text: 'one' }, { text: 'two' }]);
+    const outside = tempDir('wield-input-outside-');
+    writeFileSync(path.join(cwd, 'notes.txt'), 'NOTE-LINE one\n');
+    writeFileSync(path.join(cwd, 'other.txt'), 'OTHER-LINE\n');
+    writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-LINE\n');
+    try {
+      const attached = await run(['-p', 'summarise @notes.txt'], 'the log mentions @other.txt\n');
+      expect(attached.code).toBe(0);
+      const sent = lastPrompt(standin.requests[0]);
+      expect(sent).toContain('NOTE-LINE one');
+      expect(sent.indexOf('summarise @notes.txt')).toBeLessThan(sent.indexOf('the log mentions @other.txt'));
+      expect(sent).not.toContain('OTHER-LINE');
+      // A file outside the workspace asks; with no terminal that is a denial, and nothing goes out.
+      const refused = await run(['-p', `read @${path.join(outside, 'secret.txt')}`]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('nothing was sent');
+      expect(standin.requests).toHaveLength(1);
+      expect(JSON.stringify(standin.requests)).not.toContain('OUTSIDE-LINE');
+      // A word that names no file stays text.
+      const plain = await run(['-p', 'bump @types/node']);
+      expect(plain.code).toBe(0);
+      expect(lastPrompt(standin.requests[1])).toBe('bump @types/node');
+    } finally {
+      await standin.close();
+    }
+  });
+
   it('refuses piped input over the cap instead of cutting it', async () => {
     const { standin, run } = await place([{ text: 'never' }]);
     try {
