@@ -24,6 +24,7 @@ import { compactHistory, type CompactionOutcome, type ContextOptions } from '../
 import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { SetupError } from './setup-error.js';
+import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
 import { type CliFlags, reasoningOf } from './options.js';
 import { listSessions, type SessionEntry } from './session-list.js';
 
@@ -33,6 +34,8 @@ export interface AgentSessionOptions {
   askPermission?: AskPermission;
   /** How AskUserQuestion reaches a person; absent in one-shot runs (the tool says no one can answer). */
   askUser?: AskUser;
+  /** Answers MCP servers' elicitations (the interactive session); absent, they are declined with a note. */
+  elicit?: McpElicitHandler;
   /** The session to continue (see resolveResumeId); a new one when absent. */
   resumeId?: string;
   env?: NodeJS.ProcessEnv;
@@ -97,6 +100,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       sessionId: resumeId,
       askPermission: options.askPermission,
       askUser,
+      elicit: options.elicit,
       env,
       provider: config.provider,
     }),

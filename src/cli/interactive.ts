@@ -6,7 +6,8 @@ import { styleText } from 'node:util';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
-import { createTerminalAsk, createTerminalQuestions, readCurrentContent } from './terminal-ask.js';
+import { createTerminalAsk, createTerminalElicit, createTerminalQuestions, readCurrentContent } from './terminal-ask.js';
+import { openInBrowser } from '../runtime/mcp/oauth-callback.js';
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
@@ -92,8 +93,14 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   let ask: AskPermission | undefined;
   const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
   const askUser = createTerminalQuestions({ ask: screen.ask, write });
+  const elicit = createTerminalElicit({
+    ask: screen.ask,
+    write,
+    open: (url) => openInBrowser(url, env),
+    turnSignal: () => turn?.signal,
+  });
   const open = async (resumeId: string | undefined): Promise<AgentSession> => {
-    const opened = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser });
+    const opened = await openAgentSession({ cwd, flags, resumeId, askPermission, askUser, elicit });
     ask = createTerminalAsk({
       ask: screen.ask,
       policy: opened.runtime.policy,

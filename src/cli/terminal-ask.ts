@@ -1,5 +1,5 @@
 // Asking a person in the terminal (the screen's editor answers): to approve a call (y / n / a / A),
-// and AskUserQuestion's questions.
+// AskUserQuestion's questions, and MCP servers' elicitations.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Interface } from 'node:readline';
@@ -11,6 +11,9 @@ import { projectsFile, saveProjectRules } from '../coding/settings/projects.js';
 import { wieldHome } from '../runtime/agent/session-store.js';
 import { alwaysRules, parsePermissionReply, renderPrompt } from './permission-prompt.js';
 import { parseQuestionReply, renderQuestion } from './question-prompt.js';
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
+import { type ElicitValue, elicitFields, fieldLabel, parseFieldReply, renderElicitation } from './elicit-prompt.js';
 
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
 const MAX_DIFF_BYTES = 256 * 1024;
@@ -121,5 +124,61 @@ export function createTerminalQuestions(options: { ask: AskLine; write: (text: s
       }
     }
     return answers;
+  };
+}
+
+export interface TerminalElicitOptions {
+  ask: AskLine;
+  write: (text: string) => void;
+  /** Opens a URL-mode request's page (the system browser, or `BROWSER`). */
+  open: (url: string) => Promise<void>;
+  /** The running turn's signal, if any: Ctrl-C withdraws the server's question as it does the turn. */
+  turnSignal?: () => AbortSignal | undefined;
+}
+
+/**
+ * An MCP server's elicitation, asked in the editor: first whether to answer at all (n declines),
+ * then each field; Ctrl-C, or the server withdrawing its request, cancels. A URL-mode page opens
+ * only after a yes, and only an http(s) one.
+ */
+export function createTerminalElicit(options: TerminalElicitOptions): McpElicitHandler {
+  const { ask, write } = options;
+  return async (request, requestSignal): Promise<ElicitResult> => {
+    const turn = options.turnSignal?.();
+    const signal = turn ? AbortSignal.any([requestSignal, turn]) : requestSignal;
+    const fields = request.mode === 'form' ? elicitFields(request.requestedSchema) : [];
+    write(`\n${renderElicitation(request, fields)}\n`);
+    try {
+      for (;;) {
+        const reply = (await ask(request.mode === 'url' ? 'Open it? y / n › ' : 'Answer? y / n (decline) › ', signal)).trim();
+        if (/^(n|no)$/i.test(reply)) return { action: 'decline' };
+        if (/^(y|yes)$/i.test(reply)) break;
+        write('  answer y or n\n');
+      }
+      if (request.mode === 'url') {
+        const url = request.url ?? '';
+        if (!/^https?:\/\//i.test(url)) {
+          write(`  not opened: only http(s) pages are opened, and this is ${JSON.stringify(url.slice(0, 100))}\n`);
+          return { action: 'decline' };
+        }
+        await options.open(url);
+        return { action: 'accept' };
+      }
+      const content: Record<string, ElicitValue> = {};
+      for (const field of fields) {
+        for (;;) {
+          const reply = parseFieldReply(field, await ask(fieldLabel(field), signal));
+          if (reply.ok) {
+            if (reply.value !== undefined) content[field.name] = reply.value;
+            break;
+          }
+          write(`  ${reply.message}\n`);
+        }
+      }
+      return { action: 'accept', content };
+    } catch (error) {
+      if (signal.aborted) return { action: 'cancel' };
+      throw error;
+    }
   };
 }

@@ -1,0 +1,124 @@
+// An MCP server's elicitation reaches the person in the interactive session (real
+// server-everything over stdio, in tmux): the form's fields are asked one by one with their
+// defaults, the answer goes back to the server; `n` declines; a URL-mode request opens its page
+// (with BROWSER) only after a yes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startStandin, type Standin } from '../support/standin/index.js';
+import { serverEntry } from '../runtime/mcp/helpers.js';
+import { buildCli, cleanEnv, providerArgs, providerEnv, tempDir } from './helpers.js';
+import { TmuxSession } from './tmux.js';
+
+let cli: string;
+let cleanup: () => void;
+beforeAll(async () => ({ cli, cleanup } = await buildCli()));
+afterAll(() => cleanup?.());
+
+const FORM_TOOL = 'mcp__everything__trigger-elicitation-request';
+const URL_TOOL = 'mcp__everything__trigger-url-elicitation';
+
+describe('MCP elicitation in the interactive session', () => {
+  let standin: Standin | undefined;
+  let tmux: TmuxSession | undefined;
+  afterAll(async () => {
+    tmux?.kill();
+    await standin?.close();
+  });
+
+  it('asks the form field by field, declines on n, and opens a URL page only after a yes', async () => {
+    const cwd = tempDir('wield-elicit-cwd-');
+    const home = tempDir('wield-elicit-home-');
+    const opened = path.join(home, 'opened.txt');
+    const browser = path.join(home, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
+    chmodSync(browser, 0o755);
+    const call = (name: string, input: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: input }] });
+    standin = await startStandin({
+      dialect: 'anthropic',
+      script: [
+        call(FORM_TOOL),
+        { text: 'Thanks for the form.' },
+        call(FORM_TOOL),
+        { text: 'Understood, declined.' },
+        call(URL_TOOL, { url: 'https://example.test/consent', message: 'Please approve access.' }),
+        { text: 'Opened.' },
+      ],
+    });
+    const mcp = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [serverEntry('@modelcontextprotocol/server-everything'), 'stdio'] } },
+    });
+    tmux = TmuxSession.start(
+      `wield-elicit-${process.pid}`,
+      [process.execPath, cli, ...providerArgs('anthropic'), '--mcp-config', mcp, '--allow', 'mcp__everything'],
+      cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm', BROWSER: browser }),
+      cwd,
+    );
+    await tmux.waitForPrompt();
+
+    tmux.type('fill the form');
+    let screen = await tmux.waitFor('? MCP server "everything" asks: Please provide inputs');
+    expect(screen).toContain('String (required) — Your full, legal name');
+    await tmux.waitFor('Answer? y / n (decline) ›');
+    tmux.type('y');
+    // The required name: Enter alone is refused, then a name is taken.
+    await tmux.waitFor('String (string) ›');
+    tmux.type('');
+    await tmux.waitFor('String is required');
+    tmux.type('Ada Lovelace');
+    await tmux.waitFor('Boolean (y/n) [Enter: skip] ›');
+    tmux.type('maybe');
+    await tmux.waitFor('answer y or n');
+    tmux.type('y');
+    // The integer's range is checked; Enter takes the defaults of the rest.
+    for (const label of [
+      'String with default (string) [Enter: It was a dark and stormy night.]',
+      'String with email format',
+      'String with uri format',
+      'String with date format',
+    ]) {
+      await tmux.waitFor(label);
+      tmux.type('');
+    }
+    await tmux.waitFor('Integer (integer) [Enter: 42] ›');
+    tmux.type('500');
+    await tmux.waitFor('give a number from 1 to 100');
+    tmux.type('7');
+    for (const label of [
+      'Number in range 1-1000',
+      'Untitled Single Select Enum',
+      'Untitled Multiple Select Enum',
+      'Titled Single Select Enum',
+      'Titled Multiple Select Enum',
+    ]) {
+      await tmux.waitFor(label);
+      tmux.type('');
+    }
+    await tmux.waitFor('Legacy Titled Single Select Enum (1 Cats · 2 Dogs');
+    tmux.type('2');
+    await tmux.waitFor('Thanks for the form.');
+    const result = JSON.stringify(standin.requests[1]);
+    expect(result).toContain('- Name: Ada Lovelace');
+    expect(result).toContain('- Agreed to terms: true');
+    expect(result).toContain('- Favorite Integer: 7');
+    expect(result).toContain('\\"legacyTitledEnum\\": \\"pet-2\\"');
+    expect(result).toContain('\\"firstLine\\": \\"It was a dark and stormy night.\\"');
+    expect(result).toContain('\\"untitledMultipleSelectEnum\\": [\\n      \\"Guitar\\"');
+
+    tmux.type('fill it again');
+    await tmux.waitFor('Answer? y / n (decline) ›', 2);
+    tmux.type('n');
+    await tmux.waitFor('Understood, declined.');
+    expect(JSON.stringify(standin.requests[3])).toContain('User declined to provide the requested information');
+
+    tmux.type('open the page');
+    screen = await tmux.waitFor('It wants you to open https://example.test/consent');
+    expect(existsSync(opened)).toBe(false);
+    await tmux.waitFor('Open it? y / n ›');
+    tmux.type('y');
+    await tmux.waitFor('Opened.');
+    expect(readFileSync(opened, 'utf8')).toBe('https://example.test/consent\n');
+    tmux.type('/exit');
+    await tmux.waitFor(/\[exit 0\]/);
+  }, 90_000);
+});
