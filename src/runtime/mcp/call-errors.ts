@@ -1,7 +1,7 @@
 // What a failed tools/call means for the model and for the connection: a timeout, a crash (the
 // server is restarted on the next call), a refusal, an unusable answer, or the transport failing
 // (reconnected on the next call). Pure.
-import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/client';
 import { messageOf } from '../util/message.js';
 
 export interface CallFailure {
@@ -27,6 +27,12 @@ export function classifyCallError(
     return {
       lost: 'it exited during a call',
       message: `${server} crashed or disconnected during "${toolName}"${stderrHint}. It will be restarted on the next call.`,
+    };
+  }
+  if (error instanceof UrlElicitationRequiredError) {
+    const pages = error.elicitations.map((entry) => entry.url).join(', ');
+    return {
+      message: `${server} needs the person to open ${pages} before "${toolName}" can run, and no one could be asked (or they declined). Tell the user to open it, then call the tool again.`,
     };
   }
   if (error instanceof ProtocolError) return { message: `${server} rejected "${toolName}": ${error.message}` };

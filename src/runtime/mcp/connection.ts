@@ -2,7 +2,13 @@
 // timeout and cancellation, and restart it (with backoff) after it crashes.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { type Client, type StreamableHTTPClientTransport, type Transport, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  type StreamableHTTPClientTransport,
+  type Transport,
+  UnauthorizedError,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/client';
 import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
@@ -156,7 +162,7 @@ export class McpConnection {
   }
 
   /** Calls one tool; every failure becomes a ToolError that names the server. */
-  async callTool(toolName: string, input: Record<string, unknown>, ctx: ToolContext): Promise<McpCallOutput> {
+  async callTool(toolName: string, input: Record<string, unknown>, ctx: ToolContext, retried = false): Promise<McpCallOutput> {
     const client = await this.ready(ctx.signal);
     try {
       const result = await withAuthorization(this.oauth, this.http, () =>
@@ -176,8 +182,23 @@ export class McpConnection {
       return result;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
+      // URL elicitation by error (-32042): the pages go to the person; once every one is opened,
+      // the call is made again, once (MCP 2025-11-25, elicitation, URL mode).
+      if (error instanceof UrlElicitationRequiredError && !retried && (await this.openPages(error, ctx.signal)))
+        return this.callTool(toolName, input, ctx, true);
       throw this.callError(client, toolName, error);
     }
+  }
+
+  /** Asks the person to open each page the server needs; true when all were accepted. */
+  private async openPages(error: UrlElicitationRequiredError, signal: AbortSignal): Promise<boolean> {
+    const elicit = this.features.elicit;
+    if (!elicit) return false;
+    for (const page of error.elicitations) {
+      const answer = await elicit({ server: this.name, message: page.message, mode: 'url', url: page.url }, signal);
+      if (answer.action !== 'accept') return false;
+    }
+    return true;
   }
 
   /** The connected client; waits for a connection in progress, restarts a crashed server. */
