@@ -70,6 +70,15 @@ export function createMarkdownStream(render: () => RenderMarkdown | undefined, w
 export async function loadMarkdownRenderer(width: number): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
   const extension = markedTerminal({ width, reflowText: false, showSectionPrefix: false, tab: 2 }) as unknown as MarkedExtension;
-  const marked = new Marked(extension);
+  const marked = new Marked(extension, {
+    // A link shows where it goes: marked-terminal would draw a terminal hyperlink whose text can
+    // hide its target, and the screen drops those sequences anyway (screen.ts).
+    renderer: {
+      link({ href, tokens }) {
+        const text = this.parser.parseInline(tokens);
+        return text === href ? href : `${text} (${href})`;
+      },
+    },
+  });
   return (markdown) => marked.parse(markdown, { async: false });
 }

@@ -52,9 +52,18 @@ export interface Screen {
   stop(): Promise<void>;
 }
 
-/** Tabs become spaces and other control characters go (ESC stays, for colour): a line must measure what it shows. */
+/**
+ * Colour (SGR, `ESC[…m`) is all wield writes itself; every other escape sequence — screen clears,
+ * cursor moves, titles, clipboard writes (OSC 52), hyperlinks whose text hides the target, device
+ * queries — would come from text a model, a tool or a server chose, and goes, with the other
+ * control characters (8-bit C1 ones too). A sequence cut between two writes leaves plain text.
+ */
+const CONTROLS =
+  /(\x1b\[[0-9;:]*m)|\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** What may be drawn: colour kept, other controls gone, tabs as spaces (a line must measure what it shows). */
 function printable(text: string): string {
-  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g, '');
+  return text.replace(/\t/g, '    ').replace(CONTROLS, (_sequence, colour: string | undefined) => colour ?? '');
 }
 
 /** Lines no wider than `width`: wrapped at words, and cut where a word alone is wider. */
@@ -105,7 +114,7 @@ export class Transcript implements Component {
 class OneLine implements Component {
   text: string | undefined;
   render(width: number): string[] {
-    return this.text === undefined ? [] : [truncateToWidth(this.text, width)];
+    return this.text === undefined ? [] : [truncateToWidth(printable(this.text), width)];
   }
   invalidate(): void {}
 }

@@ -57,3 +57,27 @@ describe('Transcript', () => {
     expect(transcript.render(10)).toEqual(['streamed', 'answer', 'next    1', 'xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxx']);
   });
 });
+
+describe('what reaches the terminal', () => {
+  it('keeps colour and drops every other control sequence a model, tool or server could send', () => {
+    const transcript = new Transcript();
+    const hostile = [
+      '\x1b[2J\x1b[H', // clear the screen, cursor home
+      '\x1b]52;c;ZXZpbA==\x07', // write the clipboard
+      '\x1b]0;fake title\x1b\\', // set the window title
+      '\x1b]8;;https://evil.test\x07click\x1b]8;;\x07', // a hyperlink whose text hides its target
+      '\x1bP+q544e\x1b\\', // a device control string
+      '\x1b[6n', // ask the terminal to type its cursor position
+      '\x9b31m', // an 8-bit CSI
+      '\x1b7\x1bc', // save cursor, full reset
+    ].join('');
+    transcript.append(`before ${hostile} \x1b[31mred\x1b[0m after\n`);
+    const [line] = transcript.render(200);
+    expect(line).toBe('before click31m \x1b[31mred\x1b[0m after');
+    // A sequence cut across two writes leaves only harmless text.
+    const split = new Transcript();
+    split.append('a\x1b[');
+    split.append('2Jb\n');
+    expect(split.render(80)).toEqual(['a2Jb']);
+  });
+});
