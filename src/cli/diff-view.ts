@@ -3,6 +3,7 @@
 // when the terminal takes colour. Pure.
 import { createTwoFilesPatch } from 'diff';
 import { styleText } from 'node:util';
+import { plainText } from './terminal-text.js';
 import { applyChunks } from '../coding/tools/apply-patch-apply.js';
 import { parsePatch } from '../coding/tools/apply-patch-parse.js';
 
@@ -34,11 +35,11 @@ function patchLines(file: string, before: string, after: string): string[] {
   const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }).split('\n');
   // The header lines name the file twice; one line is enough for a person.
   return [
-    `  ${file}`,
+    `  ${plainText(file)}`,
     ...lines
       .slice(4)
       .filter((line) => line !== '\\ No newline at end of file' && line !== '')
-      .map((line) => `  ${line}`),
+      .map((line) => `  ${plainText(line)}`),
   ];
 }
 

@@ -4,6 +4,7 @@
 // and enum fields, single or multiple choice). Pure; the asking is in terminal-ask.ts.
 import type { McpElicitation } from '../runtime/mcp/elicit.js';
 import { isRecord } from '../runtime/util/record.js';
+import { plainText } from './terminal-text.js';
 
 export type ElicitValue = string | number | boolean | string[];
 
@@ -83,12 +84,12 @@ export function renderElicitation(request: McpElicitation, fields: readonly Elic
   const lines = [`? MCP server "${request.server}" asks: ${request.message}`];
   if (request.mode === 'url') {
     lines.push(`  It wants you to open ${request.url ?? '(no address given)'}`);
-    return lines.join('\n');
+    return plainText(lines.join('\n'));
   }
   lines.push(`  ${fields.length} field${fields.length === 1 ? '' : 's'}; the answers go to that server only.`);
   for (const field of fields)
     lines.push(`  - ${field.title}${field.required ? ' (required)' : ''}${field.description ? ` — ${field.description}` : ''}`);
-  return lines.join('\n');
+  return plainText(lines.join('\n'));
 }
 
 function shown(value: ElicitValue, field: ElicitField): string {
@@ -106,7 +107,7 @@ export function fieldLabel(field: ElicitField): string {
           (field.kind === 'choices' ? ' (several: 1,3)' : '')
         : field.kind;
   const fallback = field.default !== undefined ? ` [Enter: ${shown(field.default, field)}]` : field.required ? '' : ' [Enter: skip]';
-  return `${field.title} (${how})${fallback} › `;
+  return plainText(`${field.title} (${how})${fallback} › `);
 }
 
 function pickOption(field: ElicitField, word: string): string | undefined {

@@ -3,9 +3,12 @@
 import { SetupError } from './setup-error.js';
 import { stopTraceExport } from './tracing.js';
 import { messageOf } from '../runtime/util/message.js';
+import { terminalText } from './terminal-text.js';
 
+/** On a terminal the text is drawn safe (terminal-text.ts); piped, it goes out as it is. */
 export function writeOut(text: string): Promise<void> {
-  return new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+  const shown = process.stdout.isTTY ? terminalText(text) : text;
+  return new Promise((resolve, reject) => process.stdout.write(shown, (error) => (error ? reject(error) : resolve())));
 }
 
 /** Exit code for a failure: 2 for setup problems (what to set is in the message), else 1. */

@@ -2,6 +2,7 @@
 // and tool calls as one line each, so the person sees where they left off. Pure.
 import type { Message } from '../runtime/providers/types.js';
 import { callSummary, clip } from './summary.js';
+import { plainText } from './terminal-text.js';
 
 /** Lines of an answer kept in the recap; the rest is one "…" line. */
 const ANSWER_LINES = 6;
@@ -23,7 +24,7 @@ export function historyRecap(messages: readonly Message[], maxPrompts = 3): stri
     for (const part of message.content) {
       if (part.type === 'tool_use') lines.push(`● ${callSummary(part.name, part.input)}`);
       else if (part.type === 'text' && part.text.trim() !== '') {
-        const answer = part.text.trimEnd().split('\n');
+        const answer = plainText(part.text).trimEnd().split('\n');
         lines.push(...answer.slice(0, ANSWER_LINES));
         if (answer.length > ANSWER_LINES) lines.push('…');
       }

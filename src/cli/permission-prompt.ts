@@ -3,6 +3,7 @@
 import { colorDiff, fileDiff, patchDiff } from './diff-view.js';
 import type { PermissionDecision } from '../runtime/pipeline/types.js';
 import { callSummary } from './summary.js';
+import { plainText } from './terminal-text.js';
 
 export type PermissionReply =
   | { kind: 'yes' }
@@ -53,9 +54,9 @@ export function describeInput(view: PromptView): string {
   if (toolName === 'apply_patch' && typeof input.input === 'string') {
     const diff = patchDiff(input.input, view.readFile ?? (() => undefined));
     // Text that is not a patch is shown as sent: the tool will say what is wrong with it.
-    return diff ? colorDiff(diff, view.color === true).join('\n') : indent(input.input.trimEnd());
+    return diff ? colorDiff(diff, view.color === true).join('\n') : indent(plainText(input.input.trimEnd()));
   }
-  if (typeof input.command === 'string') return `  $ ${input.command}`;
+  if (typeof input.command === 'string') return `  $ ${plainText(input.command)}`;
   return indent(JSON.stringify(input, null, 2));
 }
 

@@ -1,6 +1,7 @@
 // AskUserQuestion in the terminal: how a question is shown (its header, numbered options with
 // their descriptions) and how the answer is read (an option's number, several separated by
 // commas when multiSelect, or free text). Pure; the terminal is in terminal-ask.ts.
+import { plainText } from './terminal-text.js';
 export type QuestionReply = { ok: true; answer: string[] } | { ok: false; message: string };
 
 /** A question as the tool passes it (UserQuestion), or written by hand: options may be plain labels, fields left out. */
@@ -29,7 +30,7 @@ export function renderQuestion(question: PromptQuestion): string {
   // A description's own line breaks stay under the option, not at the margin.
   const line = (option: { label: string; description: string }, i: number) =>
     `  ${i + 1}. ${option.label}${option.description.trim() ? ` — ${option.description.trim().replace(/\s*\n\s*/g, '\n       ')}` : ''}`;
-  return [`? ${header}${question.question}`, ...options.map(line), hint].join('\n');
+  return plainText([`? ${header}${question.question}`, ...options.map(line), hint].join('\n'));
 }
 
 /** Numbers pick options (by label); anything else is the person's own answer, taken as typed. */

@@ -14,6 +14,7 @@ import { type Component, TUI } from '@mariozechner/pi-tui/dist/tui.js';
 import { truncateToWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui/dist/utils.js';
 import type { AutocompleteProvider } from '@mariozechner/pi-tui/dist/autocomplete.js';
 import { styleText } from 'node:util';
+import { terminalText } from './terminal-text.js';
 
 /** Longer than pi-tui's minimum time between frames (16 ms), so the last frame is drawn before stopping. */
 const FRAME_WAIT_MS = 40;
@@ -52,20 +53,6 @@ export interface Screen {
   stop(): Promise<void>;
 }
 
-/**
- * Colour (SGR, `ESC[…m`) is all wield writes itself; every other escape sequence — screen clears,
- * cursor moves, titles, clipboard writes (OSC 52), hyperlinks whose text hides the target, device
- * queries — would come from text a model, a tool or a server chose, and goes, with the other
- * control characters (8-bit C1 ones too). A sequence cut between two writes leaves plain text.
- */
-const CONTROLS =
-  /(\x1b\[[0-9;:]*m)|\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-
-/** What may be drawn: colour kept, other controls gone, tabs as spaces (a line must measure what it shows). */
-function printable(text: string): string {
-  return text.replace(/\t/g, '    ').replace(CONTROLS, (_sequence, colour: string | undefined) => colour ?? '');
-}
-
 /** Lines no wider than `width`: wrapped at words, and cut where a word alone is wider. */
 function wrapToWidth(line: string, width: number): string[] {
   if (line === '') return [''];
@@ -84,7 +71,7 @@ export class Transcript implements Component {
   private wrappedCount = 0;
 
   append(text: string): void {
-    const parts = printable(text).split('\n');
+    const parts = terminalText(text).split('\n');
     this.open += parts[0];
     for (const part of parts.slice(1)) {
       this.closed.push(this.open);
@@ -114,7 +101,7 @@ export class Transcript implements Component {
 class OneLine implements Component {
   text: string | undefined;
   render(width: number): string[] {
-    return this.text === undefined ? [] : [truncateToWidth(printable(this.text), width)];
+    return this.text === undefined ? [] : [truncateToWidth(terminalText(this.text), width)];
   }
   invalidate(): void {}
 }

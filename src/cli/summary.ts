@@ -1,6 +1,7 @@
 // One-line summaries of tool calls and their results, for people (never the raw output).
 import type { ErrorKind, ToolCallResult } from '../runtime/tool/types.js';
 import { textBlocks } from '../runtime/agent/history.js';
+import { plainText } from './terminal-text.js';
 
 const MAX_LINE = 100;
 
@@ -8,7 +9,7 @@ const MAX_LINE = 100;
 const KEY_PARAMS = ['command', 'file_path', 'pattern', 'url', 'query', 'path', 'questions'];
 
 export function clip(text: string, max = MAX_LINE): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = plainText(text).replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -7,6 +7,7 @@ import type { AgentEvent } from '../runtime/agent/events.js';
 import { clipLines, colorDiff, fileDiff } from './diff-view.js';
 import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
 import { callSummary, clip, resultSummary } from './summary.js';
+import { plainText } from './terminal-text.js';
 
 /** Braille spinner frames, as ora and pi draw them. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -50,7 +51,7 @@ export function createTurnView(options: TurnViewOptions): TurnView {
       else if (event.type !== 'usage') spinner.stop(MODEL_WAIT);
       switch (event.type) {
         case 'text_delta':
-          markdown.push(event.text);
+          markdown.push(plainText(event.text));
           break;
         case 'assistant_message':
           flush();
@@ -103,11 +104,11 @@ export function createTurnView(options: TurnViewOptions): TurnView {
         }
         case 'user_message':
           if (event.origin === 'stop_hook')
-            line(`↻ ${event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')}`);
+            line(`↻ ${plainText(event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''))}`);
           break;
         case 'error':
           flush();
-          line(`error: ${event.message}`);
+          line(`error: ${plainText(event.message)}`);
           break;
         case 'done':
           flush();

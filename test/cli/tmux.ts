@@ -42,6 +42,13 @@ export class TmuxSession {
     return execFileSync('tmux', TmuxSession.args(this.name, 'capture-pane', '-p', '-t', this.name, '-S', '-200'), { encoding: 'utf8' });
   }
 
+  /** The pane's title, as programs set it with OSC 0/2. */
+  title(): string {
+    return execFileSync('tmux', TmuxSession.args(this.name, 'display', '-p', '-t', this.name, '#{pane_title}'), {
+      encoding: 'utf8',
+    }).trim();
+  }
+
   /** Literal text, then Enter. */
   type(text: string): void {
     execFileSync('tmux', TmuxSession.args(this.name, 'send-keys', '-t', this.name, '-l', text));
