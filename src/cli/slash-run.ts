@@ -3,7 +3,7 @@
 import type { AgentSession } from './agent-session.js';
 import { costText, helpText, type SessionSpend, type SlashLine, type SlashName } from './slash-commands.js';
 import type { McpManager } from '../runtime/mcp/manager.js';
-import { formatRules, listedRules, readRemove } from './permissions-view.js';
+import { formatRules, listedRules, readRemove, SESSION_SOURCE } from './permissions-view.js';
 import { removeRule } from '../coding/settings/persist.js';
 import { wieldHome } from '../runtime/agent/session-store.js';
 import { listSessions } from './session-list.js';
@@ -44,11 +44,16 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
       return '';
     }
     case 'permissions': {
-      const rules = listedRules(session.runtime.settings.permissions);
+      const policy = session.runtime.policy;
+      const rules = listedRules(session.runtime.settings.permissions, policy.sessionRules());
       const request = readRemove(args, rules);
       if (request === undefined) return formatRules(rules);
       if (!request.ok) return `error: ${request.message}`;
       const { rule } = request;
+      if (rule.source === SESSION_SOURCE) {
+        policy.removeSessionRule(rule.text);
+        return `removed allow ${rule.text} (this session): the next such call asks again`;
+      }
       const removed = await removeRule(rule.source, rule.list, rule.text, session.runtime.session.cwd, wieldHome());
       if (!removed) return `error: ${rule.source} no longer holds ${rule.text}; nothing changed`;
       // The policy reads these lists as they are: the rule stops applying now, not only next run.

@@ -21,7 +21,7 @@ describe('interactive commands', () => {
     await standin?.close();
   });
 
-  it('keeps unknown commands local, attaches @files, compacts, edits saved rules and resumes', async () => {
+  it('keeps unknown commands local, attaches @files, compacts, edits saved and session rules, and resumes', async () => {
     const cwd = tempDir('wield-cmd-cwd-');
     const home = tempDir('wield-cmd-home-');
     writeFileSync(path.join(cwd, 'notes.txt'), 'NOTE-CONTENT on line one\n');
@@ -38,6 +38,10 @@ describe('interactive commands', () => {
         { text: 'SUMMARY-OF-EARLIER-TURNS' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'mkdir -p d1' } }] },
         { text: 'Not made.' },
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'mkdir -p d1' } }] },
+        { text: 'Made it.' },
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'mkdir -p d1' } }] },
+        { text: 'Asked again.' },
       ],
     });
     const env = cleanEnv(home, { ...providerEnv('anthropic', standin.url), TERM: 'xterm' });
@@ -83,6 +87,20 @@ describe('interactive commands', () => {
     await tmux.waitFor('Not made.');
     // The compacted history is what the model sees from then on.
     expect(JSON.stringify(standin.requests[5])).toContain('SUMMARY-OF-EARLIER-TURNS');
+
+    // An `a` answer is a rule of this session: listed, and removable like a saved one.
+    tmux.type('make d1 now');
+    await tmux.waitFor('? Allow Bash(mkdir -p d1)', 2);
+    tmux.type('a');
+    await tmux.waitFor('Made it.');
+    tmux.type('/permissions');
+    screen = await tmux.waitFor(/1\. allow Bash\(mkdir -p d1\)\s+this session/);
+    tmux.type('/permissions remove 1');
+    await tmux.waitFor('removed allow Bash(mkdir -p d1) (this session)');
+    tmux.type('make d1 once more');
+    await tmux.waitFor('? Allow Bash(mkdir -p d1)', 3);
+    tmux.type('n');
+    await tmux.waitFor('Asked again.');
 
     tmux.type('/resume');
     await tmux.waitFor('Resume which (number or id; Enter to stay)?');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRules, listedRules, readRemove } from '../../src/cli/permissions-view.js';
+import { formatRules, listedRules, readRemove, SESSION_SOURCE } from '../../src/cli/permissions-view.js';
 import { parseRule, type Rule } from '../../src/coding/permissions/rules.js';
 
 const rule = (text: string, source: string): Rule => {
@@ -29,5 +29,12 @@ describe('/permissions', () => {
     expect(readRemove('remove 3', rules)).toEqual({ ok: false, message: 'no rule 3; /permissions lists 1–2' });
     expect(readRemove('remove 1', rules)).toMatchObject({ ok: false, message: expect.stringContaining('command-line flag') });
     expect(readRemove('drop it', rules)).toMatchObject({ ok: false });
+  });
+
+  it("lists the session's own rules after the settings", () => {
+    const rules = listedRules(permissions, [rule('Bash(npm test)', 'this session')]);
+    expect(rules.at(-1)).toEqual({ list: 'allow', text: 'Bash(npm test)', source: SESSION_SOURCE });
+    expect(formatRules(rules)).toContain(' 3. allow Bash(npm test)  this session');
+    expect(readRemove('remove 3', rules)).toEqual({ ok: true, rule: rules[2] });
   });
 });

@@ -255,6 +255,10 @@ export interface WieldPolicy extends PermissionPolicy {
   decide(request: PermissionRequest): PermissionDecision;
   /** Adds "always for this session" allow rules; throws on a malformed rule. */
   addSessionRules(rules: readonly string[]): void;
+  /** The "always for this session" rules, oldest first. */
+  sessionRules(): readonly Rule[];
+  /** Takes one out; false when it is not there. */
+  removeSessionRule(text: string): boolean;
   setMode(mode: PermissionMode): void;
   readonly mode: PermissionMode;
 }
@@ -280,6 +284,12 @@ export function createPolicy(opts: PolicyOptions): WieldPolicy {
       mode = next;
     },
     addSessionRules,
+    sessionRules: () => [...sessionAllow],
+    removeSessionRule(text) {
+      const at = sessionAllow.findIndex((rule) => rule.text === text);
+      if (at >= 0) sessionAllow.splice(at, 1);
+      return at >= 0;
+    },
     decide(request) {
       return decideCall(request, {
         rules: { allow: [...allow, ...sessionAllow], ask, deny },
