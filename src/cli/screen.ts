@@ -97,11 +97,14 @@ export class Transcript implements Component {
   }
 }
 
-/** One line, or nothing. */
+/** One line, or nothing; `wrap` keeps all of it (a question's label), else it is cut to the width. */
 class OneLine implements Component {
   text: string | undefined;
+  constructor(private readonly wrap = false) {}
   render(width: number): string[] {
-    return this.text === undefined ? [] : [truncateToWidth(terminalText(this.text), width)];
+    if (this.text === undefined) return [];
+    const text = terminalText(this.text);
+    return this.wrap ? wrapToWidth(text, width) : [truncateToWidth(text, width)];
   }
   invalidate(): void {}
 }
@@ -112,7 +115,7 @@ export function openScreen(options: ScreenOptions): Screen {
   const tui = new TUI(new ProcessTerminal());
   const transcript = new Transcript();
   const live = new OneLine();
-  const label = new OneLine();
+  const label = new OneLine(true);
   const status = new OneLine();
   const theme: EditorTheme = {
     borderColor: (text) => paint('gray', text),

@@ -10,8 +10,8 @@ export class TmuxSession {
     return ['-L', name, ...rest];
   }
 
-  /** Starts `command` (argv) in a detached tmux session of a fixed size. */
-  static start(name: string, argv: string[], env: NodeJS.ProcessEnv, cwd: string): TmuxSession {
+  /** Starts `command` (argv) in a detached tmux session of a fixed size (160 × 50 unless given). */
+  static start(name: string, argv: string[], env: NodeJS.ProcessEnv, cwd: string, size = { columns: 160, rows: 50 }): TmuxSession {
     const quoted = argv.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
     const exports = Object.entries(env)
       .filter(([, value]) => value !== undefined)
@@ -27,9 +27,9 @@ export class TmuxSession {
         '-s',
         name,
         '-x',
-        '160',
+        String(size.columns),
         '-y',
-        '50',
+        String(size.rows),
         '-c',
         cwd,
         `env -i ${exports} ${quoted}; echo "[exit $?]"; sleep 30`,
@@ -47,6 +47,11 @@ export class TmuxSession {
     return execFileSync('tmux', TmuxSession.args(this.name, 'display', '-p', '-t', this.name, '#{pane_title}'), {
       encoding: 'utf8',
     }).trim();
+  }
+
+  /** Makes the terminal this many columns wide (the program gets SIGWINCH). */
+  resize(columns: number): void {
+    execFileSync('tmux', TmuxSession.args(this.name, 'resize-window', '-t', this.name, '-x', String(columns)));
   }
 
   /** Literal text, then Enter. */
