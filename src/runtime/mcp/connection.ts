@@ -1,5 +1,6 @@
 // One MCP server: connect in the background, list its tools page by page, call them with a
 // timeout and cancellation, and restart it (with backoff) after it crashes.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import {
@@ -13,7 +14,7 @@ import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
 import { type ClientFeatures, createClient } from './client-features.js';
-import { defaultsAnswer } from './elicit.js';
+import { askToOpenPages, defaultsAnswer } from './elicit.js';
 import { createClientTransport } from './client-transport.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
 import { sanitizeNamePart } from './names.js';
@@ -64,21 +65,6 @@ function describeConnectError(error: unknown): string {
 }
 
 const STDERR_TAIL_LINES = 20;
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export class McpConnection {
   private client?: Client;
@@ -184,21 +170,14 @@ export class McpConnection {
       if (ctx.signal.aborted) throw error;
       // URL elicitation by error (-32042): the pages go to the person; once every one is opened,
       // the call is made again, once (MCP 2025-11-25, elicitation, URL mode).
-      if (error instanceof UrlElicitationRequiredError && !retried && (await this.openPages(error, ctx.signal)))
+      if (
+        error instanceof UrlElicitationRequiredError &&
+        !retried &&
+        (await askToOpenPages(this.features.elicit, this.name, error.elicitations, ctx.signal))
+      )
         return this.callTool(toolName, input, ctx, true);
       throw this.callError(client, toolName, error);
     }
-  }
-
-  /** Asks the person to open each page the server needs; true when all were accepted. */
-  private async openPages(error: UrlElicitationRequiredError, signal: AbortSignal): Promise<boolean> {
-    const elicit = this.features.elicit;
-    if (!elicit) return false;
-    for (const page of error.elicitations) {
-      const answer = await elicit({ server: this.name, message: page.message, mode: 'url', url: page.url }, signal);
-      if (answer.action !== 'accept') return false;
-    }
-    return true;
   }
 
   /** The connected client; waits for a connection in progress, restarts a crashed server. */
@@ -213,7 +192,7 @@ export class McpConnection {
           `MCP server "${this.name}" failed ${this.failures} times in a row (last error: ${this.error ?? 'unknown'}); it will be retried in ${Math.ceil(wait / 1000)} s. Use another tool meanwhile.`,
         );
       }
-      if (wait > 0) await sleep(wait, signal);
+      if (wait > 0) await sleep(wait, undefined, { signal });
     }
     const timeout = AbortSignal.timeout(this.connectTimeout);
     const waitSignal = AbortSignal.any([signal, timeout]);

@@ -41,3 +41,22 @@ export const declineElicitation: McpElicitHandler = async (request) => {
   );
   return { action: 'decline' };
 };
+
+/**
+ * The pages a server needs opened before a call can run (URL elicitation by error, -32042), asked
+ * one by one; true when every one was accepted (the call is then made again), false with no one
+ * to ask.
+ */
+export async function askToOpenPages(
+  elicit: McpElicitHandler | undefined,
+  server: string,
+  pages: readonly { url: string; message: string }[],
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (!elicit) return false;
+  for (const page of pages) {
+    const answer = await elicit({ server, message: page.message, mode: 'url', url: page.url }, signal);
+    if (answer.action !== 'accept') return false;
+  }
+  return true;
+}
