@@ -192,6 +192,16 @@ export function openScreen(options: ScreenOptions): Screen {
     tui.stop();
   };
   process.once('exit', restore);
+  // Killed (a closed terminal, `kill`), the terminal gets its cursor and keyboard modes back.
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    process.once(signal, () => {
+      restore();
+      process.exit(code);
+    });
+  }
   tui.start();
 
   return {

@@ -1,6 +1,7 @@
-// A narrow terminal, and one resized during the session (tmux): every line is wrapped or cut to
-// the width (the UI library stops on a line wider than the screen), a question's label wraps
-// whole instead of losing its end, and the session goes on after the resize.
+// A narrow terminal, one resized during the session, and one whose program is killed (tmux):
+// every line is wrapped or cut to the width (the UI library stops on a line wider than the
+// screen), a question's label wraps whole instead of losing its end, the session goes on after
+// the resize, and a killed session gives the terminal its cursor back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandin, type Standin } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
@@ -54,5 +55,20 @@ describe('interactive wield in a narrow terminal', () => {
     tmux.type('/exit');
     screen = await tmux.waitFor(/\[exit \d+\]/);
     expect(screen).toContain('[exit 0]');
+  });
+
+  it('gives the terminal its cursor back when killed', async () => {
+    const cwd = tempDir('wield-kill-cwd-');
+    const env = cleanEnv(tempDir('wield-kill-home-'), { ...providerEnv('anthropic', 'http://127.0.0.1:9'), TERM: 'xterm' });
+    const killed = TmuxSession.start(`wield-kill-${process.pid}`, [process.execPath, cli, ...providerArgs('anthropic')], env, cwd);
+    try {
+      await killed.waitForPrompt();
+      expect(killed.cursorShown()).toBe(false);
+      killed.signal('SIGTERM');
+      await killed.waitFor('[exit 143]');
+      expect(killed.cursorShown()).toBe(true);
+    } finally {
+      killed.kill();
+    }
   });
 });

@@ -49,6 +49,23 @@ export class TmuxSession {
     }).trim();
   }
 
+  /** Whether the terminal shows its cursor (programs hide it with `ESC[?25l`). */
+  cursorShown(): boolean {
+    return (
+      execFileSync('tmux', TmuxSession.args(this.name, 'display', '-p', '-t', this.name, '#{cursor_flag}'), { encoding: 'utf8' }).trim() ===
+      '1'
+    );
+  }
+
+  /** Sends a signal to the program in the pane (the shell's child). */
+  signal(name: string): void {
+    const shell = execFileSync('tmux', TmuxSession.args(this.name, 'display', '-p', '-t', this.name, '#{pane_pid}'), {
+      encoding: 'utf8',
+    }).trim();
+    const program = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0];
+    process.kill(Number(program), name);
+  }
+
   /** Makes the terminal this many columns wide (the program gets SIGWINCH). */
   resize(columns: number): void {
     execFileSync('tmux', TmuxSession.args(this.name, 'resize-window', '-t', this.name, '-x', String(columns)));
