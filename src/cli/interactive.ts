@@ -2,6 +2,7 @@
 // answers rendered as markdown, one line per tool call, permission prompts, slash commands
 // answered locally, `@path` attachments, type-ahead queued while a turn runs, Ctrl-C or Esc to
 // interrupt the turn and a second Ctrl-C to exit.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
@@ -23,6 +24,8 @@ import { messageOf } from '../runtime/util/message.js';
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
+/** How long `/mcp__` completion waits for servers still connecting. */
+const PROMPT_LIST_WAIT_MS = 3000;
 
 /** `initialPrompt` (the words after `wield`) is sent as the first prompt. */
 export async function runInteractive(flags: CliFlags, initialPrompt?: string): Promise<number> {
@@ -71,7 +74,18 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   const screen: Screen = openScreen({
     color,
     history: readHistory(env),
-    complete: createCompletion(cwd, slashCommands),
+    complete: createCompletion(cwd, slashCommands, async (signal) => {
+      const mcp = ready ? session.runtime.mcp : undefined;
+      if (!mcp) return [];
+      // Servers still connecting get a moment: their prompts are what is being typed.
+      await Promise.race([session.runtime.mcpReady(), sleep(PROMPT_LIST_WAIT_MS, undefined, { signal })]);
+      const { listMcpPrompts } = await import('../runtime/mcp/resources.js');
+      return (await listMcpPrompts(mcp, signal)).map((prompt) => ({
+        value: `mcp__${prompt.server}__${prompt.name}`,
+        label: `mcp__${prompt.server}__${prompt.name}`,
+        description: [prompt.arguments?.map((argument) => `${argument.name}=…`).join(' '), prompt.description].filter(Boolean).join(' — '),
+      }));
+    }),
     onKey,
     onSubmit: (typed) => {
       if (typed.trim() === '') return;

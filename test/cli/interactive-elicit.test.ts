@@ -1,10 +1,11 @@
-// An MCP server's elicitation reaches the person in the interactive session (real
-// server-everything over stdio, in tmux): the form's fields are asked one by one with their
-// defaults, the answer goes back to the server; `n` declines; a URL-mode request opens its page
-// (with BROWSER) only after a yes.
+// An MCP server in the interactive session (real server-everything over stdio, in tmux): its
+// prompts complete as `/mcp__…` commands; its elicitation reaches the person — the form's fields
+// asked one by one with their defaults, the answer going back to the server; `n` declines; a
+// URL-mode request opens its page (with BROWSER) only after a yes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startStandin, type Standin } from '../support/standin/index.js';
 import { serverEntry } from '../runtime/mcp/helpers.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, tempDir } from './helpers.js';
@@ -26,7 +27,7 @@ describe('MCP elicitation in the interactive session', () => {
     await standin?.close();
   });
 
-  it('asks the form field by field, declines on n, and opens a URL page only after a yes', async () => {
+  it('completes its prompts as commands, asks its form field by field, declines on n, and opens a URL page only after a yes', async () => {
     const cwd = tempDir('wield-elicit-cwd-');
     const home = tempDir('wield-elicit-home-');
     const opened = path.join(home, 'opened.txt');
@@ -56,8 +57,19 @@ describe('MCP elicitation in the interactive session', () => {
     );
     await tmux.waitForPrompt();
 
+    // The server's prompts complete as slash commands, with their arguments as the hint.
+    tmux.keys('-l', '/mcp__everything__ar');
+    let screen = await tmux.waitFor('mcp__everything__args-prompt');
+    expect(screen).toMatch(/mcp__everything__args-prompt\s+.*city=…/);
+    // Esc closes the list (a key after it at once would read as Alt+key, so the test waits).
+    tmux.keys('Escape');
+    for (let tries = 0; tmux.screen().includes('args-prompt') && tries < 100; tries++) await sleep(50);
+    expect(tmux.screen()).not.toContain('args-prompt');
+    tmux.keys('C-c');
+    await tmux.waitForEditor('');
+
     tmux.type('fill the form');
-    let screen = await tmux.waitFor('? MCP server "everything" asks: Please provide inputs');
+    screen = await tmux.waitFor('? MCP server "everything" asks: Please provide inputs');
     expect(screen).toContain('String (required) — Your full, legal name');
     await tmux.waitFor('Answer? y / n (decline) ›');
     tmux.type('y');
