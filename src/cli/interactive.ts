@@ -89,7 +89,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     onKey,
     onSubmit: (typed) => {
       if (typed.trim() === '') return;
-      if (!typed.includes('\n')) appendHistory(env, typed.trim());
+      appendHistory(env, typed.trim());
       screen.addHistory(typed);
       interrupts = 0;
       if (!turn && ready) {

@@ -1,5 +1,6 @@
-// The prompts typed in interactive sessions, kept across sessions in ~/.wield/history (one
-// single-line prompt per line, oldest first) so Up recalls them as a shell's history does.
+// The prompts typed in interactive sessions, kept across sessions in ~/.wield/history (one prompt
+// per line, oldest first) so Up recalls them as a shell's history does. A prompt of several lines,
+// or one starting with `"`, is written as a JSON string, so a line holds it whole.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { wieldHome } from '../runtime/agent/session-store.js';
@@ -11,12 +12,28 @@ export function historyFile(env: NodeJS.ProcessEnv): string {
   return path.join(wieldHome(env), '.wield', 'history');
 }
 
+/** One prompt as its line in the file. */
+export function historyLine(prompt: string): string {
+  return prompt.includes('\n') || prompt.startsWith('"') ? JSON.stringify(prompt) : prompt;
+}
+
+function promptOf(line: string): string {
+  if (!line.startsWith('"')) return line;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'string' ? parsed : line;
+  } catch {
+    return line;
+  }
+}
+
 /** Newest first, as the editor recalls them. */
 export function historyFromText(text: string): string[] {
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
     .slice(-HISTORY_LINES)
+    .map(promptOf)
     .reverse();
 }
 
@@ -31,7 +48,7 @@ export function readHistory(env: NodeJS.ProcessEnv): string[] {
 export function appendHistory(env: NodeJS.ProcessEnv, prompt: string): void {
   try {
     mkdirSync(path.dirname(historyFile(env)), { recursive: true });
-    appendFileSync(historyFile(env), `${prompt}\n`, { mode: 0o600 });
+    appendFileSync(historyFile(env), `${historyLine(prompt)}\n`, { mode: 0o600 });
   } catch {
     // History is a convenience: a read-only home does not stop the session.
   }

@@ -92,6 +92,11 @@ describe('the prompt editor', () => {
     await second.waitForEditor('/exit');
     second.keys('Up');
     await second.waitForEditor('hello history');
+    // A prompt of several lines is kept whole too.
+    second.keys('Up');
+    await second.waitForEditor(big);
+    second.keys('Down');
+    await second.waitForEditor('hello history');
     second.keys('Enter');
     await second.waitFor('Recalled.');
     expect(lastPrompt(standin.requests[5])).toBe('hello history');
