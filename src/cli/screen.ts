@@ -16,6 +16,9 @@ import type { AutocompleteProvider } from '@mariozechner/pi-tui/dist/autocomplet
 import { styleText } from 'node:util';
 import { terminalText } from './terminal-text.js';
 
+/** After this long without being stopped, a Ctrl-Z did not suspend. */
+const SUSPEND_CHECK_MS = 100;
+
 /** Longer than pi-tui's minimum time between frames (16 ms), so the last frame is drawn before stopping. */
 const FRAME_WAIT_MS = 40;
 
@@ -166,7 +169,34 @@ export function openScreen(options: ScreenOptions): Screen {
     }
     options.onSubmit(text);
   };
+  // Ctrl-Z suspends, as in a shell: the terminal is given back, and taken again (redrawn) on `fg`.
+  const suspend = (): void => {
+    tui.stop();
+    let resumed = false;
+    const resume = (): void => {
+      if (resumed) return;
+      resumed = true;
+      process.off('SIGCONT', resume);
+      tui.start();
+      tui.requestRender(true);
+    };
+    process.on('SIGCONT', resume);
+    const asked = performance.now();
+    process.kill(process.pid, 'SIGTSTP');
+    // With no job-control shell above it (an orphaned process group) SIGTSTP is discarded and
+    // nothing stops: the screen comes back at once, saying why. The timer also keeps the process
+    // alive while it is stopped (the terminal's input is paused then).
+    setTimeout(() => {
+      const stopped = performance.now() - asked > SUSPEND_CHECK_MS * 2;
+      resume();
+      if (!stopped) write('Ctrl-Z: not suspended (wield was not started from a shell with job control)\n');
+    }, SUSPEND_CHECK_MS);
+  };
   tui.addInputListener((data) => {
+    if (matchesKey(data, 'ctrl+z') && process.platform !== 'win32') {
+      suspend();
+      return { consume: true };
+    }
     const key: ScreenKey | undefined = matchesKey(data, 'ctrl+c')
       ? 'interrupt'
       : matchesKey(data, 'escape') && !editor.isShowingAutocomplete()

@@ -1,11 +1,19 @@
-// A narrow terminal, one resized during the session, and one whose program is killed (tmux):
-// every line is wrapped or cut to the width (the UI library stops on a line wider than the
-// screen), a question's label wraps whole instead of losing its end, the session goes on after
-// the resize, and a killed session gives the terminal its cursor back.
+// The terminal around the session (tmux): a narrow one and one resized mid-session — every line is
+// wrapped or cut to the width (the UI library stops on a line wider than the screen) and a
+// question's label wraps whole; Ctrl-Z under an interactive shell suspends and `fg` brings the
+// draft back (without job control it says it cannot); a killed session gives the cursor back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandin, type Standin } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
 import { TmuxSession } from './tmux.js';
+import { execFileSync } from 'node:child_process';
+
+/** `ps`'s state letter: T when stopped. */
+function processState(pid: number): string {
+  return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+    .trim()
+    .charAt(0);
+}
 
 let cli: string;
 let cleanup: () => void;
@@ -57,18 +65,57 @@ describe('interactive wield in a narrow terminal', () => {
     expect(screen).toContain('[exit 0]');
   });
 
-  it('gives the terminal its cursor back when killed', async () => {
+  it('says why Ctrl-Z cannot suspend without job control; gives the terminal its cursor back when killed', async () => {
     const cwd = tempDir('wield-kill-cwd-');
     const env = cleanEnv(tempDir('wield-kill-home-'), { ...providerEnv('anthropic', 'http://127.0.0.1:9'), TERM: 'xterm' });
     const killed = TmuxSession.start(`wield-kill-${process.pid}`, [process.execPath, cli, ...providerArgs('anthropic')], env, cwd);
     try {
       await killed.waitForPrompt();
       expect(killed.cursorShown()).toBe(false);
+      // Here no job-control shell runs wield (tmux's `sh -c`): Ctrl-Z cannot suspend, and says so.
+      killed.keys('-l', 'a draft');
+      await killed.waitForEditor('a draft');
+      killed.keys('C-z');
+      await killed.waitFor('Ctrl-Z: not suspended');
+      await killed.waitForEditor('a draft');
+      expect(killed.cursorShown()).toBe(false);
       killed.signal('SIGTERM');
       await killed.waitFor('[exit 143]');
       expect(killed.cursorShown()).toBe(true);
     } finally {
       killed.kill();
+    }
+  });
+
+  it('suspends on Ctrl-Z under an interactive shell and comes back on fg, the draft kept', async () => {
+    const cwd = tempDir('wield-tstp-cwd-');
+    const env = cleanEnv(tempDir('wield-tstp-home-'), { ...providerEnv('anthropic', 'http://127.0.0.1:9'), TERM: 'xterm', PS1: 'shell$ ' });
+    const shell = TmuxSession.start(`wield-tstp-${process.pid}`, ['bash', '--norc', '--noprofile', '-i'], env, cwd);
+    try {
+      await shell.waitFor('shell$');
+      shell.type([process.execPath, cli, ...providerArgs('anthropic')].join(' '));
+      await shell.waitForPrompt();
+      shell.keys('-l', 'kept draft');
+      await shell.waitForEditor('kept draft');
+      shell.keys('C-z');
+      await shell.waitFor('Stopped');
+      // wield is the interactive shell's child.
+      const wield = Number(
+        execFileSync('pgrep', ['-P', String(shell.programPid())], { encoding: 'utf8' })
+          .trim()
+          .split('\n')[0],
+      );
+      expect(processState(wield)).toBe('T');
+      expect(shell.cursorShown()).toBe(true);
+      shell.type('fg');
+      await shell.waitForEditor('kept draft');
+      expect(shell.cursorShown()).toBe(false);
+      shell.keys('C-c');
+      shell.keys('C-c');
+      shell.keys('C-c');
+      await shell.waitFor('continue it: wield --resume');
+    } finally {
+      shell.kill();
     }
   });
 });

@@ -57,13 +57,17 @@ export class TmuxSession {
     );
   }
 
-  /** Sends a signal to the program in the pane (the shell's child). */
-  signal(name: string): void {
+  /** The program in the pane (the shell's child). */
+  programPid(): number {
     const shell = execFileSync('tmux', TmuxSession.args(this.name, 'display', '-p', '-t', this.name, '#{pane_pid}'), {
       encoding: 'utf8',
     }).trim();
-    const program = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0];
-    process.kill(Number(program), name);
+    return Number(execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0]);
+  }
+
+  /** Sends a signal to the program in the pane. */
+  signal(name: string): void {
+    process.kill(this.programPid(), name);
   }
 
   /** Makes the terminal this many columns wide (the program gets SIGWINCH). */
