@@ -47,9 +47,15 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   // Until the session is open, a prompt waits (the words after `wield` and type-ahead alike).
   let submit: (input: string) => void = (input) => queued.push(input);
 
+  // Questions asked before the session opens (trust, the --resume picker) are withdrawn on exit.
+  const starting = new AbortController();
+  const exit = (code: number): void => {
+    starting.abort(new Error('exiting'));
+    finish(code);
+  };
   const onKey = (key: ScreenKey): boolean => {
     if (key === 'eof') {
-      finish(0);
+      exit(0);
       return true;
     }
     if (key === 'escape') {
@@ -58,16 +64,22 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       screen.line('Esc — interrupting this turn');
       return true;
     }
-    if (turn) {
-      interrupts++;
-      turn.abort(new Error('interrupted by the user'));
-      screen.line('^C — interrupting this turn (Ctrl-C again to exit)');
+    // A second Ctrl-C exits, even while a turn that ignores its abort is still running.
+    interrupts++;
+    if (interrupts >= 2) {
+      exit(130);
       return true;
     }
-    if (screen.clearInput()) return true;
-    interrupts++;
-    if (interrupts >= 2) finish(130);
-    else screen.line('^C — press Ctrl-C again to exit');
+    if (turn) {
+      turn.abort(new Error('interrupted by the user'));
+      screen.line('^C — interrupting this turn (Ctrl-C again, before it stops, exits)');
+      return true;
+    }
+    if (screen.clearInput()) {
+      interrupts = 0;
+      return true;
+    }
+    screen.line('^C — press Ctrl-C again to exit');
     return true;
   };
   const slashCommands = Object.entries(SLASH_COMMANDS).map(([name, description]) => ({ name, description }));
@@ -130,10 +142,14 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   };
   let session: AgentSession;
   try {
-    await askTrustIfNeeded(cwd, flags, env, { ask: (text) => screen.ask(text), line });
-    session = await open(await resolveResumeId(flags, cwd, env, (entries) => pickInTerminal(screen, entries, 'Enter for a new session')));
+    await askTrustIfNeeded(cwd, flags, env, { ask: (text) => screen.ask(text, starting.signal), line });
+    const resumeId = await resolveResumeId(flags, cwd, env, (entries) =>
+      pickInTerminal(screen, entries, 'Enter for a new session', starting.signal),
+    );
+    session = await open(resumeId);
   } catch (error) {
     await screen.stop();
+    if (starting.signal.aborted) return finished;
     throw error;
   }
   // The renderer (highlight.js in it) takes 150-400 ms of the main thread to load: never before the
@@ -230,7 +246,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       return;
     }
     if (slash.name === 'exit') {
-      finish(0);
+      exit(0);
       return;
     }
     const name = slash.name;
@@ -239,7 +255,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         session,
         spent,
         signal,
-        pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay'),
+        pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay', signal),
         switchTo: async (id) => {
           const previous = session;
           session = await open(id);
@@ -271,11 +287,11 @@ function echo(prompt: string): string {
 }
 
 /** The numbered list of sessions; the answer is a number or an id (empty: `none`). */
-async function pickInTerminal(screen: Screen, entries: SessionEntry[], none: string): Promise<string | undefined> {
+async function pickInTerminal(screen: Screen, entries: SessionEntry[], none: string, signal: AbortSignal): Promise<string | undefined> {
   const shown = entries.slice(0, PICKER_SIZE);
   screen.line(`Sessions started in this folder, newest first:\n${formatSessionList(shown, true)}`);
   for (;;) {
-    const answer = await screen.ask(`Resume which (number or id; ${none})? `);
+    const answer = await screen.ask(`Resume which (number or id; ${none})? `, signal);
     if (answer.trim() === '') return undefined;
     const picked = pickSession(shown, answer);
     if (picked) return picked.id;

@@ -104,4 +104,19 @@ describe('trust in the interactive session', () => {
     tmux.type('/exit');
     await tmux.waitFor(/\[exit 0\]/);
   });
+
+  it('Ctrl-C twice (or Ctrl-D) at the trust question exits at once, recording no answer', async () => {
+    for (const [name, keys, code] of [
+      ['ctrl-c', ['C-c', 'C-c'], 130],
+      ['ctrl-d', ['C-d'], 0],
+    ] as const) {
+      const { cwd, home } = projectWithAllowRule('Bash(touch *)');
+      const tmux = start(`quit-${name}`, cwd, home, 'http://127.0.0.1:9');
+      await tmux.waitFor('? Trust this folder');
+      for (const key of keys) tmux.keys(key);
+      await tmux.waitFor(`[exit ${code}]`);
+      expect(existsSync(path.join(home, '.wield', 'projects.json'))).toBe(false);
+      expect(existsSync(path.join(home, '.wield', 'settings.json'))).toBe(false);
+    }
+  });
 });
