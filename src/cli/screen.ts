@@ -47,8 +47,12 @@ export interface Screen {
   setLive(text: string | undefined): void;
   /** The line under the editor: model, context, cost. */
   setStatus(text: string): void;
-  /** One answer from the person: `label` is shown above the editor until the next Enter. Questions queue. */
-  ask(label: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * One answer from the person: `label` is shown above the editor until the next Enter. Questions
+   * queue; `intro` (what is being asked about) is written when this one's turn comes, so the text
+   * above the editor is always the question being answered.
+   */
+  ask(label: string, signal?: AbortSignal, intro?: string): Promise<string>;
   addHistory(text: string): void;
   /** Empties the editor; false when it was empty already. */
   clearInput(): boolean;
@@ -137,10 +141,14 @@ export function openScreen(options: ScreenOptions): Screen {
   tui.setFocus(editor);
 
   // Questions are answered one at a time, in the order asked; what was being typed waits aside.
-  const questions: Array<{ label: string; resolve: (answer: string) => void }> = [];
+  const questions: Array<{ label: string; intro?: string; resolve: (answer: string) => void }> = [];
   let draft: string | undefined;
   const showQuestion = (): void => {
     const current = questions[0];
+    if (current?.intro !== undefined) {
+      write(current.intro);
+      current.intro = undefined;
+    }
     label.text = current ? paint('yellow', current.label) : undefined;
     editor.borderColor = current ? (text) => paint('yellow', text) : theme.borderColor;
     if (current && draft === undefined) {
@@ -247,11 +255,12 @@ export function openScreen(options: ScreenOptions): Screen {
       status.text = paint('dim', text);
       tui.requestRender();
     },
-    ask(text, signal) {
+    ask(text, signal, intro) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
         const entry = {
           label: text,
+          intro,
           resolve: (answer: string) => {
             signal?.removeEventListener('abort', onAbort);
             resolve(answer);

@@ -10,6 +10,7 @@ import { persistRule } from '../coding/settings/persist.js';
 import { projectsFile, saveProjectRules } from '../coding/settings/projects.js';
 import { wieldHome } from '../runtime/agent/session-store.js';
 import { alwaysRules, parsePermissionReply, renderPrompt } from './permission-prompt.js';
+import { callSummary } from './summary.js';
 import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
@@ -18,25 +19,31 @@ import { type ElicitValue, elicitFields, fieldLabel, parseFieldReply, renderElic
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
 const MAX_DIFF_BYTES = 256 * 1024;
 
-/** One answer from the person, shown after `label`; the signal (Ctrl-C, or the whole batch's) withdraws the question. */
-export type AskLine = (label: string, signal: AbortSignal) => Promise<string>;
+/**
+ * One answer from the person, shown after `label`; `intro` (the prompt itself) is shown when the
+ * question's turn comes, so concurrent questions never sit under each other's text. The signal
+ * (Ctrl-C, or the whole batch's) withdraws the question.
+ */
+export type AskLine = (label: string, signal: AbortSignal, intro?: string) => Promise<string>;
 
 /** Asking over readline (`wield call`, which has no screen); the abort listener goes when the line comes. */
 export function readlineAsk(rl: Interface): AskLine {
-  return (label, signal) =>
+  return (label, signal, intro) =>
     new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
-      rl.question(label, { signal }, (answer) => {
+      rl.question(`${intro ?? ''}${label}`, { signal }, (answer) => {
         signal.removeEventListener('abort', onAbort);
         resolve(answer);
       });
     });
 }
 
-/** What the editor shows while a permission question waits. */
-export const PERMISSION_LABEL = 'Allow? y / n / a / A › ';
+/** What the editor shows while a permission question waits: the call it is about, and the answers. */
+export function permissionLabel(toolName: string, input: unknown): string {
+  return `Allow ${callSummary(toolName, input)}? y / n / a / A › `;
+}
 /** … and while AskUserQuestion's question waits. */
 export const QUESTION_LABEL = 'Answer › ';
 
@@ -73,10 +80,12 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       readFile: (file: string) => readCurrentContent(file, cwd),
       color,
     };
-    write(`\n${renderPrompt(view)}\n`);
+    let intro: string | undefined = `\n${renderPrompt(view)}\n`;
     const rules = alwaysRules(request.decision);
+    const label = permissionLabel(request.tool.name, request.input);
     for (;;) {
-      const reply = parsePermissionReply(await ask(PERMISSION_LABEL, signal));
+      const reply = parsePermissionReply(await ask(label, signal, intro));
+      intro = undefined;
       if (reply.kind === 'yes') return { allow: true };
       if (reply.kind === 'no') return { allow: false, message: reply.message };
       if ((reply.kind === 'session' || reply.kind === 'project') && rules.length > 0) {
@@ -113,9 +122,10 @@ export function createTerminalQuestions(options: { ask: AskLine; write: (text: s
   return async (questions, signal) => {
     const answers: string[][] = [];
     for (const item of questions) {
-      write(`\n${renderQuestion(item)}\n`);
+      let intro: string | undefined = `\n${renderQuestion(item)}\n`;
       for (;;) {
-        const reply = parseQuestionReply(await ask(QUESTION_LABEL, signal), item);
+        const reply = parseQuestionReply(await ask(QUESTION_LABEL, signal, intro), item);
+        intro = undefined;
         if (reply.ok) {
           answers.push(reply.answer);
           break;
@@ -147,10 +157,11 @@ export function createTerminalElicit(options: TerminalElicitOptions): McpElicitH
     const turn = options.turnSignal?.();
     const signal = turn ? AbortSignal.any([requestSignal, turn]) : requestSignal;
     const fields = request.mode === 'form' ? elicitFields(request.requestedSchema) : [];
-    write(`\n${renderElicitation(request, fields)}\n`);
+    let intro: string | undefined = `\n${renderElicitation(request, fields)}\n`;
     try {
       for (;;) {
-        const reply = (await ask(request.mode === 'url' ? 'Open it? y / n › ' : 'Answer? y / n (decline) › ', signal)).trim();
+        const reply = (await ask(request.mode === 'url' ? 'Open it? y / n › ' : 'Answer? y / n (decline) › ', signal, intro)).trim();
+        intro = undefined;
         if (/^(n|no)$/i.test(reply)) return { action: 'decline' };
         if (/^(y|yes)$/i.test(reply)) break;
         write('  answer y or n\n');

@@ -56,7 +56,7 @@ describe('interactive wield in a narrow terminal', () => {
     for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(30);
     tmux.resize(24);
     tmux.type('write it');
-    screen = await tmux.waitFor('Allow? y / n / a / A');
+    screen = await tmux.waitFor('[y] yes');
     tmux.type('y');
     screen = await tmux.waitFor('Wrote it.');
     for (const line of screen.split('\n').slice(-20)) expect(line.length).toBeLessThanOrEqual(24);

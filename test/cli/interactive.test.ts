@@ -69,7 +69,7 @@ describe('interactive wield in a terminal', () => {
     let screen = await tmux.waitFor('? Allow Write(');
     expect(screen).toContain('+one');
     expect(screen).toContain('Reason:');
-    expect(screen).toContain('Allow? y / n / a / A ›');
+    expect(screen).toMatch(/Allow Write\(.*yes\.txt\)\? y \/ n \/ a \/ A ›/);
     expect(tmux.editorText()).toBe('');
     tmux.type('y');
     await tmux.waitFor('Wrote yes.txt.');
@@ -130,5 +130,39 @@ describe('interactive wield in a terminal', () => {
     await tmux.waitFor('press Ctrl-C again to exit');
     tmux.keys('C-c');
     await tmux.waitFor(/\[exit \d+\]/);
+  });
+
+  it('asks concurrent questions one at a time, each with its own prompt above the editor', async () => {
+    const cwd = tempDir('wield-tty2-cwd-');
+    // Writes to two files may run together (one key per file), and each asks.
+    const write = (name: string) => ({ name: 'Write', arguments: { file_path: path.join(cwd, name), content: `${name} content\n` } });
+    const second = await startStandin({
+      dialect: 'anthropic',
+      script: [{ toolCalls: [write('a.txt'), write('b.txt')] }, { text: 'Wrote one of them.' }],
+    });
+    const concurrent = TmuxSession.start(
+      `wield-test2-${process.pid}`,
+      [process.execPath, cli, ...providerArgs('anthropic')],
+      cleanEnv(tempDir('wield-tty2-home-'), { ...providerEnv('anthropic', second.url), TERM: 'xterm' }),
+      cwd,
+    );
+    try {
+      await concurrent.waitForPrompt();
+      concurrent.type('write both');
+      // Only the first one's prompt is up while it waits.
+      let screen = await concurrent.waitFor(/Allow Write\(.*a\.txt\)\? y \/ n/);
+      expect(screen).not.toMatch(/\? Allow Write\(.*b\.txt\)/);
+      expect(screen).toContain('+a.txt content');
+      concurrent.type('y');
+      screen = await concurrent.waitFor(/Allow Write\(.*b\.txt\)\? y \/ n/);
+      expect(screen).toMatch(/\? Allow Write\(.*b\.txt\)/);
+      concurrent.type('n');
+      await concurrent.waitFor('Wrote one of them.');
+      expect(existsSync(path.join(cwd, 'a.txt'))).toBe(true);
+      expect(existsSync(path.join(cwd, 'b.txt'))).toBe(false);
+    } finally {
+      concurrent.kill();
+      await second.close();
+    }
   });
 });

@@ -218,6 +218,8 @@ describe('AskUserQuestion in the terminal', () => {
     const output = new PassThrough();
     const rl = createInterface({ input, output, terminal: false });
     let shown = '';
+    // The question itself goes out with readline's prompt; messages about answers through write.
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
     const ask = createTerminalQuestions({ ask: readlineAsk(rl), write: (text) => (shown += text) });
     const controller = new AbortController();
     const asking = ask([pick, several, { ...pick, question: 'Name?', header: '', options: [] }], controller.signal);
