@@ -13,6 +13,7 @@ import { ProcessTerminal } from '@mariozechner/pi-tui/dist/terminal.js';
 import { type Component, TUI } from '@mariozechner/pi-tui/dist/tui.js';
 import { truncateToWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui/dist/utils.js';
 import type { AutocompleteProvider } from '@mariozechner/pi-tui/dist/autocomplete.js';
+import { StringDecoder } from 'node:string_decoder';
 import { styleText } from 'node:util';
 import { terminalText } from './terminal-text.js';
 
@@ -114,6 +115,19 @@ class OneLine implements Component {
     return this.wrap ? wrapToWidth(text, width) : [truncateToWidth(text, width)];
   }
   invalidate(): void {}
+}
+
+/** A stream's `write` that appends to `append` instead, as a stream's would behave for its callers. */
+export function streamInto(append: (text: string) => void): typeof process.stderr.write {
+  // One decoder for the whole stream: a character split between two writes still reads whole.
+  const decoder = new StringDecoder('utf8');
+  return ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    append(typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk)));
+    // Callers waiting for the write (`write(chunk, cb)`, `write(chunk, encoding, cb)`) get their callback.
+    const done = rest.find((arg): arg is () => void => typeof arg === 'function');
+    if (done) queueMicrotask(done);
+    return true;
+  }) as typeof process.stderr.write;
 }
 
 export function openScreen(options: ScreenOptions): Screen {
@@ -218,28 +232,28 @@ export function openScreen(options: ScreenOptions): Screen {
   // Writes to stderr while the screen is up (a hook's warning, an SDK's notice) would tear the
   // frame: they join the transcript instead.
   const stderrWrite = process.stderr.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    write(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stderr.write;
+  process.stderr.write = streamInto(write);
   let stopped = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    try {
+      restore();
+    } finally {
+      process.exit(signal === 'SIGHUP' ? 129 : 143);
+    }
+  };
   const restore = (): void => {
     if (stopped) return;
     stopped = true;
     process.stderr.write = stderrWrite;
+    process.off('exit', restore);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     tui.stop();
   };
   process.once('exit', restore);
   // Killed (a closed terminal, `kill`), the terminal gets its cursor and keyboard modes back.
-  for (const [signal, code] of [
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ] as const) {
-    process.once(signal, () => {
-      restore();
-      process.exit(code);
-    });
-  }
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
   tui.start();
 
   return {

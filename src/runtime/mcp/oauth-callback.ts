@@ -62,12 +62,15 @@ export function browserCommand(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
   const browser = env.BROWSER?.trim();
   if (browser) return { command: browser, args: [], shell: true };
   if (platform === 'darwin') return { command: 'open', args: [], shell: false };
-  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""'], shell: false };
+  // Not `cmd /c start`: cmd would read `&` or `|` in a server-chosen URL as its own syntax.
+  if (platform === 'win32') return { command: 'rundll32', args: ['url.dll,FileProtocolHandler'], shell: false };
   return { command: 'xdg-open', args: [], shell: false };
 }
 
 /** Opens the URL; a missing opener is reported by the caller, which also prints the URL. */
-export function openInBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export function openInBrowser(given: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // The parsed form: what opens is the address shown, with its characters percent-encoded.
+  const url = new URL(given).href;
   const { command, args, shell } = browserCommand(env, process.platform);
   return new Promise((resolve, reject) => {
     // With a shell, the URL is passed as "$1" so no character in it is interpreted.
