@@ -73,41 +73,31 @@ describe('MCP elicitation in the interactive session', () => {
     expect(screen).toContain('String (required) — Your full, legal name');
     await tmux.waitFor('Answer? y / n (decline) ›');
     tmux.type('y');
-    // The required name: Enter alone is refused, then a name is taken.
-    await tmux.waitFor('String (string) ›');
-    tmux.type('');
-    await tmux.waitFor('String is required');
-    tmux.type('Ada Lovelace');
-    await tmux.waitFor('Boolean (y/n) [Enter: skip] ›');
-    tmux.type('maybe');
-    await tmux.waitFor('answer y or n');
-    tmux.type('y');
-    // The integer's range is checked; Enter takes the defaults of the rest.
-    for (const label of [
-      'String with default (string) [Enter: It was a dark and stormy night.]',
-      'String with email format',
-      'String with uri format',
-      'String with date format',
-    ]) {
-      await tmux.waitFor(label);
-      tmux.type('');
+    // Each field's own question, then the answer typed: the required name refuses Enter alone, a
+    // boolean and a range are checked, Enter takes a field's default or skips it. (Waiting on the
+    // whole label: the titles alone are already in the list shown first.)
+    const steps: [question: string, answer: string][] = [
+      ['String (string) ›', ''],
+      ['String is required', 'Ada Lovelace'],
+      ['Boolean (y/n) [Enter: skip] ›', 'maybe'],
+      ['answer y or n', 'y'],
+      ['String with default (string) [Enter: It was a dark and stormy night.] ›', ''],
+      ['String with email format (string) [Enter: skip] ›', ''],
+      ['String with uri format (string) [Enter: skip] ›', ''],
+      ['String with date format (string) [Enter: skip] ›', ''],
+      ['Integer (integer) [Enter: 42] ›', '500'],
+      ['give a number from 1 to 100', '7'],
+      ['Number in range 1-1000 (number) [Enter: 3.14] ›', ''],
+      ['Untitled Single Select Enum (1 Monica', ''],
+      ['Untitled Multiple Select Enum (1 Guitar', ''],
+      ['Titled Single Select Enum (1 Superman', ''],
+      ['Titled Multiple Select Enum (1 Tuna', ''],
+      ['Legacy Titled Single Select Enum (1 Cats · 2 Dogs', '2'],
+    ];
+    for (const [question, answer] of steps) {
+      await tmux.waitFor(question);
+      tmux.type(answer);
     }
-    await tmux.waitFor('Integer (integer) [Enter: 42] ›');
-    tmux.type('500');
-    await tmux.waitFor('give a number from 1 to 100');
-    tmux.type('7');
-    for (const label of [
-      'Number in range 1-1000',
-      'Untitled Single Select Enum',
-      'Untitled Multiple Select Enum',
-      'Titled Single Select Enum',
-      'Titled Multiple Select Enum',
-    ]) {
-      await tmux.waitFor(label);
-      tmux.type('');
-    }
-    await tmux.waitFor('Legacy Titled Single Select Enum (1 Cats · 2 Dogs');
-    tmux.type('2');
     await tmux.waitFor('Thanks for the form.');
     const result = JSON.stringify(standin.requests[1]);
     expect(result).toContain('- Name: Ada Lovelace');
