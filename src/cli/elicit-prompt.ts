@@ -24,7 +24,8 @@ export interface ElicitField {
   format?: string;
 }
 
-export type FieldReply = { ok: true; value?: ElicitValue } | { ok: false; message: string };
+/** The value read, undefined for an optional field left empty. */
+export type FieldReply = { ok: true; value: ElicitValue | undefined } | { ok: false; message: string };
 
 /** `enum` (with the legacy `enumNames`), or `oneOf`/`anyOf` of `{const, title}`. */
 function optionsOf(schema: Record<string, unknown>): { value: string; label: string }[] | undefined {
@@ -117,19 +118,24 @@ function pickOption(field: ElicitField, word: string): string | undefined {
   return options.find((option) => option.value === word || option.label.toLowerCase() === word.toLowerCase())?.value;
 }
 
+/** `y`/`yes`/`true` or `n`/`no`/`false`, any case: whether to answer, or a boolean field. */
+export function readYesNo(text: string): { ok: true; value: boolean } | { ok: false; message: string } {
+  const answer = text.trim();
+  if (/^(y|yes|true)$/i.test(answer)) return { ok: true, value: true };
+  if (/^(n|no|false)$/i.test(answer)) return { ok: true, value: false };
+  return { ok: false, message: 'answer y or n' };
+}
+
 /** One field's answer, checked against its schema; an empty answer takes the default, or skips an optional field. */
 export function parseFieldReply(field: ElicitField, text: string): FieldReply {
   const answer = text.trim();
   if (answer === '') {
     if (field.default !== undefined) return { ok: true, value: field.default };
-    return field.required ? { ok: false, message: `${field.title} is required` } : { ok: true };
+    return field.required ? { ok: false, message: `${field.title} is required` } : { ok: true, value: undefined };
   }
   switch (field.kind) {
-    case 'boolean': {
-      if (/^(y|yes|true)$/i.test(answer)) return { ok: true, value: true };
-      if (/^(n|no|false)$/i.test(answer)) return { ok: true, value: false };
-      return { ok: false, message: 'answer y or n' };
-    }
+    case 'boolean':
+      return readYesNo(answer);
     case 'number':
     case 'integer': {
       const value = Number(answer);

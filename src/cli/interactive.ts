@@ -44,7 +44,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   const finished = new Promise<number>((resolve) => (finish = resolve));
   // Lines typed while a turn runs wait their turn (answers to questions go to screen.ask instead).
   const queued: string[] = [];
-  // Until the session is open, a prompt waits (the words after `wield` and type-ahead alike).
+  // Set once the session is open; until then prompts wait in `queued` (see onSubmit).
   let submit: (input: string) => void = (input) => queued.push(input);
 
   // Questions asked before the session opens (trust, the --resume picker) are withdrawn on exit.
@@ -104,10 +104,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       appendHistory(env, typed.trim());
       screen.addHistory(typed);
       interrupts = 0;
-      if (!turn && ready) {
-        screen.line(echo(typed));
-        return submit(typed);
-      }
+      if (!turn && ready) return submit(typed);
       queued.push(typed);
       screen.line(dim(`(queued: ${typed.trim().split('\n')[0]}${typed.includes('\n') ? ' …' : ''})`));
     },
@@ -182,9 +179,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
         const next = queued.shift();
-        if (next === undefined) return;
-        line(echo(next));
-        submit(next);
+        if (next !== undefined) submit(next);
       });
   };
 
@@ -226,6 +221,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   };
 
   submit = (input: string): void => {
+    line(echo(input));
     const prompt = input.trim();
     interrupts = 0;
     const slash = readSlashLine(prompt);
@@ -269,10 +265,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   if (initialPrompt !== undefined) queued.unshift(initialPrompt);
   const first = queued.shift();
   if (first === undefined) setTimeout(loadMarkdown, 0);
-  else {
-    line(echo(first));
-    submit(first);
-  }
+  else submit(first);
   const code = await finished;
   turn?.abort(new Error('exiting'));
   await session.close();

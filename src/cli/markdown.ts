@@ -72,7 +72,7 @@ export async function loadMarkdownRenderer(width: number): Promise<RenderMarkdow
   const extension = markedTerminal({ width, reflowText: false, showSectionPrefix: false, tab: 2 }) as unknown as MarkedExtension;
   const marked = new Marked(extension, {
     // A link shows where it goes: marked-terminal would draw a terminal hyperlink whose text can
-    // hide its target, and the screen drops those sequences anyway (screen.ts).
+    // hide its target, and the screen would show that sequence as symbols anyway (terminal-text.ts).
     renderer: {
       link({ href, tokens }) {
         const text = this.parser.parseInline(tokens);

@@ -154,6 +154,12 @@ export function openScreen(options: ScreenOptions): Screen {
   for (const part of [transcript, live, label, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
 
+  const write = (text: string): void => {
+    if (text === '') return;
+    transcript.append(text);
+    tui.requestRender();
+  };
+
   // Questions are answered one at a time, in the order asked; what was being typed waits aside.
   const questions: Array<{ label: string; intro?: string; resolve: (answer: string) => void }> = [];
   let draft: string | undefined;
@@ -173,11 +179,6 @@ export function openScreen(options: ScreenOptions): Screen {
       editor.setText(draft);
       draft = undefined;
     }
-    tui.requestRender();
-  };
-  const write = (text: string): void => {
-    if (text === '') return;
-    transcript.append(text);
     tui.requestRender();
   };
 

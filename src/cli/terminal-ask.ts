@@ -14,7 +14,7 @@ import { callSummary } from './summary.js';
 import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
-import { type ElicitValue, elicitFields, fieldLabel, parseFieldReply, renderElicitation } from './elicit-prompt.js';
+import { type ElicitValue, elicitFields, fieldLabel, parseFieldReply, readYesNo, renderElicitation } from './elicit-prompt.js';
 
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
 const MAX_DIFF_BYTES = 256 * 1024;
@@ -38,6 +38,27 @@ export function readlineAsk(rl: Interface): AskLine {
         resolve(answer);
       });
     });
+}
+
+type Reading<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * Asks until `read` takes the answer, saying after each other one what to give instead; the
+ * intro goes with the first asking only.
+ */
+async function askUntil<T>(
+  ask: AskLine,
+  write: (text: string) => void,
+  question: { label: string; intro?: string; signal: AbortSignal },
+  read: (answer: string) => Reading<T>,
+): Promise<T> {
+  let intro = question.intro;
+  for (;;) {
+    const reading = read(await ask(question.label, question.signal, intro));
+    if (reading.ok) return reading.value;
+    intro = undefined;
+    write(`  ${reading.message}\n`);
+  }
 }
 
 /** What the editor shows while a permission question waits: the call it is about, and the answers. */
@@ -80,24 +101,23 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       readFile: (file: string) => readCurrentContent(file, cwd),
       color,
     };
-    let intro: string | undefined = `\n${renderPrompt(view)}\n`;
     const rules = alwaysRules(request.decision);
-    const label = permissionLabel(request.tool.name, request.input);
-    for (;;) {
-      const reply = parsePermissionReply(await ask(label, signal, intro));
-      intro = undefined;
-      if (reply.kind === 'yes') return { allow: true };
-      if (reply.kind === 'no') return { allow: false, message: reply.message };
-      if ((reply.kind === 'session' || reply.kind === 'project') && rules.length > 0) {
-        if (reply.kind === 'project') {
-          const where = await saveAlwaysRules(cwd, trusted, rules);
-          write(`  saved to ${where}: ${rules.join(', ')}\n`);
-        }
-        policy.addSessionRules(rules);
-        return { allow: true, remember: { rules, scope: reply.kind } };
-      }
-      write(rules.length > 0 ? '  answer y, n, a or A\n' : '  no rule can cover this call; answer y or n\n');
+    const question = { label: permissionLabel(request.tool.name, request.input), intro: `\n${renderPrompt(view)}\n`, signal };
+    const reply = await askUntil(ask, write, question, (answer) => {
+      const read = parsePermissionReply(answer);
+      const always = read.kind === 'session' || read.kind === 'project';
+      if (read.kind === 'yes' || read.kind === 'no' || (always && rules.length > 0)) return { ok: true, value: read };
+      return { ok: false, message: rules.length > 0 ? 'answer y, n, a or A' : 'no rule can cover this call; answer y or n' };
+    });
+    if (reply.kind === 'yes') return { allow: true };
+    if (reply.kind === 'no') return { allow: false, message: reply.message };
+    const scope = reply.kind === 'project' ? 'project' : 'session';
+    if (scope === 'project') {
+      const where = await saveAlwaysRules(cwd, trusted, rules);
+      write(`  saved to ${where}: ${rules.join(', ')}\n`);
     }
+    policy.addSessionRules(rules);
+    return { allow: true, remember: { rules, scope } };
   };
 }
 
@@ -122,16 +142,13 @@ export function createTerminalQuestions(options: { ask: AskLine; write: (text: s
   return async (questions, signal) => {
     const answers: string[][] = [];
     for (const item of questions) {
-      let intro: string | undefined = `\n${renderQuestion(item)}\n`;
-      for (;;) {
-        const reply = parseQuestionReply(await ask(QUESTION_LABEL, signal, intro), item);
-        intro = undefined;
-        if (reply.ok) {
-          answers.push(reply.answer);
-          break;
-        }
-        write(`  ${reply.message}\n`);
-      }
+      const question = { label: QUESTION_LABEL, intro: `\n${renderQuestion(item)}\n`, signal };
+      answers.push(
+        await askUntil(ask, write, question, (answer) => {
+          const read = parseQuestionReply(answer, item);
+          return read.ok ? { ok: true, value: read.answer } : read;
+        }),
+      );
     }
     return answers;
   };
@@ -157,15 +174,13 @@ export function createTerminalElicit(options: TerminalElicitOptions): McpElicitH
     const turn = options.turnSignal?.();
     const signal = turn ? AbortSignal.any([requestSignal, turn]) : requestSignal;
     const fields = request.mode === 'form' ? elicitFields(request.requestedSchema) : [];
-    let intro: string | undefined = `\n${renderElicitation(request, fields)}\n`;
+    const question = {
+      label: request.mode === 'url' ? 'Open it? y / n › ' : 'Answer? y / n (decline) › ',
+      intro: `\n${renderElicitation(request, fields)}\n`,
+      signal,
+    };
     try {
-      for (;;) {
-        const reply = (await ask(request.mode === 'url' ? 'Open it? y / n › ' : 'Answer? y / n (decline) › ', signal, intro)).trim();
-        intro = undefined;
-        if (/^(n|no)$/i.test(reply)) return { action: 'decline' };
-        if (/^(y|yes)$/i.test(reply)) break;
-        write('  answer y or n\n');
-      }
+      if (!(await askUntil(ask, write, question, readYesNo))) return { action: 'decline' };
       if (request.mode === 'url') {
         const url = request.url ?? '';
         if (!/^https?:\/\//i.test(url)) {
@@ -177,14 +192,8 @@ export function createTerminalElicit(options: TerminalElicitOptions): McpElicitH
       }
       const content: Record<string, ElicitValue> = {};
       for (const field of fields) {
-        for (;;) {
-          const reply = parseFieldReply(field, await ask(fieldLabel(field), signal));
-          if (reply.ok) {
-            if (reply.value !== undefined) content[field.name] = reply.value;
-            break;
-          }
-          write(`  ${reply.message}\n`);
-        }
+        const value = await askUntil(ask, write, { label: fieldLabel(field), signal }, (answer) => parseFieldReply(field, answer));
+        if (value !== undefined) content[field.name] = value;
       }
       return { action: 'accept', content };
     } catch (error) {
