@@ -11,6 +11,17 @@ export function writeOut(text: string): Promise<void> {
   return new Promise((resolve, reject) => process.stdout.write(shown, (error) => (error ? reject(error) : resolve())));
 }
 
+/**
+ * On a terminal, what wield writes to stderr is drawn safe as well (terminal-text.ts): its
+ * messages quote servers, hooks and files (a failed MCP server's own stderr, say).
+ */
+export function guardTerminalStderr(stream: NodeJS.WriteStream = process.stderr): void {
+  if (!stream.isTTY) return;
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(typeof chunk === 'string' ? terminalText(chunk) : chunk, ...rest)) as typeof stream.write;
+}
+
 /** Exit code for a failure: 2 for setup problems (what to set is in the message), else 1. */
 export function reportFailure(error: unknown): number {
   if (error instanceof SetupError) {

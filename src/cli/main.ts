@@ -3,7 +3,7 @@
 // the SDKs, tree-sitter, MCP and the tools load through import() when a command runs.
 import { Command, Option } from 'commander';
 import { addJsonOption, addModelOptions, addRuntimeOptions, type CliFlags, OUTPUT_FORMATS } from './options.js';
-import { commandAction as action } from './exit.js';
+import { commandAction as action, guardTerminalStderr } from './exit.js';
 import { closestNames } from '../runtime/pipeline/lookup.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMcp } from './commands/mcp.js';
@@ -145,6 +145,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+guardTerminalStderr();
 // Only when OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT is set: the OpenTelemetry SDK loads then, not otherwise.
 await startTraceExport(process.env, VERSION);
 await buildProgram().parseAsync(process.argv);

@@ -1,6 +1,7 @@
-// Escape sequences in what the model writes do not reach the person's terminal, in a real one
-// (tmux): an answer that sets the window title (OSC 2, which tmux applies to the pane) leaves the
-// title alone in the interactive session and in `wield -p` on a terminal; piped, `-p` passes the
+// Escape sequences in what the model, a command or a server writes do not reach the person's
+// terminal, in a real one (tmux): a title change (OSC 2, which tmux applies to the pane) from an
+// answer, a command's output or a failed MCP server's stderr leaves the title alone, in the
+// interactive session and in `wield -p` on a terminal (stdout and stderr); piped, `-p` passes the
 // answer through as written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptStep, startStandin, type Standin } from '../support/standin/index.js';
@@ -14,7 +15,7 @@ afterAll(() => cleanup?.());
 
 const HOSTILE = 'Here it is.\x1b]2;pwned-title\x07 \x1b]52;c;ZXZpbA==\x07Done.';
 
-describe('escape sequences from the model', () => {
+describe('escape sequences from outside wield', () => {
   const standins: Standin[] = [];
   const sessions: TmuxSession[] = [];
   afterAll(async () => {
@@ -68,5 +69,16 @@ describe('escape sequences from the model', () => {
       env: cleanEnv(tempDir('wield-esc-home-'), providerEnv('anthropic', standin.url)),
     });
     expect(piped.stdout).toBe(`${HOSTILE}\n`);
+  });
+
+  it("leave it alone in what wield says on stderr, such as a failed MCP server's own words", async () => {
+    const failing = JSON.stringify({
+      mcpServers: { bad: { command: 'sh', args: ['-c', "printf 'boom\\033]2;pwned-by-stderr\\007\\n' >&2; exit 1"] } },
+    });
+    const { tmux } = await start('stderr', ['-p', 'answer', '--mcp-config', failing]);
+    await tmux.waitFor(/\[exit 0\]/);
+    expect(tmux.screen()).toContain('MCP server "bad" is not available');
+    expect(tmux.screen()).toContain('boom␛]2;pwned-by-stderr␇');
+    expect(tmux.title()).not.toContain('pwned');
   });
 });
