@@ -13,6 +13,8 @@ import type { AnyTool, ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { toCallToolResult, toMcpTool } from './gateway-content.js';
 import { GatewayClientState } from './gateway-session.js';
+import { modernToolCall, PERMISSION_SCHEMA, preview, registerTaskHandlers, type ModernGateway } from './gateway-modern.js';
+import { TASKS_EXTENSION } from './gateway-tasks.js';
 import { combinedInstructions, registerUpstreamHandlers, type GatewayUpstream } from './gateway-upstream.js';
 import { messageOf } from '../util/message.js';
 
@@ -27,17 +29,8 @@ export interface GatewayOptions {
   serverInfo?: { name: string; version: string };
   /** The MCP servers behind the gateway: their resources, prompts, completions and logs. */
   upstream?: GatewayUpstream;
-}
-
-const PERMISSION_SCHEMA = {
-  type: 'object' as const,
-  properties: { allow: { type: 'boolean' as const, title: 'Allow this call', default: false } },
-  required: ['allow'],
-};
-
-function preview(input: Record<string, unknown>): string {
-  const text = JSON.stringify(input);
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  /** Set for an instance serving one 2026-07-28 request: shared state, Tasks, the caller's identity. */
+  modern?: ModernGateway;
 }
 
 /** Asks the client's user through elicitation, on the stream of the call that caused it. */
@@ -138,7 +131,7 @@ function capturing(tool: AnyTool | undefined, keep: (raw: McpCallOutput) => void
 
 /** One MCP server instance (one per stdio connection or HTTP session). */
 export function createGatewayServer(options: GatewayOptions): Server {
-  const { registry, upstream } = options;
+  const { registry, upstream, modern } = options;
   const client = new GatewayClientState(options.rt.session);
   const server = new Server(options.serverInfo ?? { name: 'wield', version: '0.1.0' }, {
     capabilities: {
@@ -146,42 +139,48 @@ export function createGatewayServer(options: GatewayOptions): Server {
       ...(upstream
         ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} }
         : {}),
+      ...(modern ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     },
     instructions: combinedInstructions(client.deferredSection(registry, options.deferral), upstream),
+    // A retried call's requestState is checked (HMAC, expiry) before its handler runs.
+    ...(modern ? { requestState: { verify: (state: string, ctx: ServerContext) => modern.codec.verify(state, ctx) } } : {}),
   });
   const visible = () => client.visibleTools(registry, options.deferral);
 
+  // Sorted by name: the 2026-07-28 revision asks for a deterministic order (clients cache lists).
   server.setRequestHandler('tools/list', async () => ({
-    tools: visible().map((tool) => toMcpTool(tool, client.session.cwd, upstream?.toolDefinition(tool.name))),
+    tools: visible()
+      .map((tool) => toMcpTool(tool, client.session.cwd, upstream?.toolDefinition(tool.name)))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const toolUseId = `mcp_${randomUUID()}`;
-    const progress = progressForwarder(ctx, toolUseId, request.params._meta?.progressToken, options.rt.emit);
-    let raw: McpCallOutput | undefined;
-    const rt: RuntimeContext = {
-      ...options.rt,
-      session: client.session,
-      resolveTool: (name) => capturing(options.rt.resolveTool(name), (output) => (raw = output)),
-      ...(canElicit(server)
-        ? { askPermission: elicitPermission(server, ctx) }
-        : { askPermission: undefined, policy: withoutAsking(options.rt.policy) }),
-      emit: progress.forward,
+    const execute = async (askPermission: AskPermission | undefined, signal: AbortSignal) => {
+      const toolUseId = `mcp_${randomUUID()}`;
+      const progress = progressForwarder(ctx, toolUseId, request.params._meta?.progressToken, options.rt.emit);
+      let raw: McpCallOutput | undefined;
+      const rt: RuntimeContext = {
+        ...options.rt,
+        session: client.session,
+        resolveTool: (name) => capturing(options.rt.resolveTool(name), (output) => (raw = output)),
+        ...(askPermission ? { askPermission } : { askPermission: undefined, policy: withoutAsking(options.rt.policy) }),
+        emit: progress.forward,
+      };
+      // Only a ToolSearch call can change this client's list: other calls skip the selection.
+      const before = options.rt.resolveTool(request.params.name)?.name === TOOL_SEARCH_NAME ? visible() : undefined;
+      const result = await runToolCall({ id: toolUseId, name: request.params.name, input: request.params.arguments ?? {} }, rt, signal);
+      await progress.flushed();
+      // Tools a ToolSearch found join this client's list; it hears so before the result arrives.
+      if (before && client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
+      return toCallToolResult(result, raw);
     };
+    if (modern) return modernToolCall(request, ctx, modern, execute);
     // A cancelled call gets no answer (MCP spec, cancellation): its stream closes at once.
     ctx.mcpReq.signal.addEventListener('abort', () => closeRequestStream(server, ctx.mcpReq.id), { once: true });
-    // Only a ToolSearch call can change this client's list: other calls skip the selection.
-    const before = options.rt.resolveTool(request.params.name)?.name === TOOL_SEARCH_NAME ? visible() : undefined;
-    const result = await runToolCall(
-      { id: toolUseId, name: request.params.name, input: request.params.arguments ?? {} },
-      rt,
-      ctx.mcpReq.signal,
-    );
-    await progress.flushed();
-    // Tools a ToolSearch found join this client's list; it hears so before the result arrives.
-    if (before && client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
-    return toCallToolResult(result, raw);
+    return execute(canElicit(server) ? elicitPermission(server, ctx) : undefined, ctx.mcpReq.signal);
   });
+
+  if (modern) registerTaskHandlers(server, modern);
 
   const stopUpstream = upstream ? registerUpstreamHandlers(server, upstream) : () => undefined;
 

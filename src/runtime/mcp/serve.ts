@@ -1,13 +1,26 @@
 // `wield mcp serve`: the gateway over stdio, or over Streamable HTTP on 127.0.0.1 (anything else
-// needs a bearer token, since whoever reaches the port can run the pool's tools). Each HTTP
-// client gets its own session (see gateway.ts); the table of sessions is bounded (http-sessions.ts).
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+// needs a bearer token, since whoever reaches the port can run the pool's tools). Over HTTP a
+// 2026-07-28 request is served statelessly by a fresh instance (any replica sharing the store
+// can answer it, gateway-modern.ts); a 2025-era client gets its own session (see gateway.ts),
+// and the table of sessions is bounded (http-sessions.ts).
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  createRequestStateCodec,
+  isLegacyRequest,
+  type McpHttpHandler,
+  type RequestStateCodec,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { BoundedEventStore } from './event-store.js';
 import { createGatewayServer, type GatewayOptions } from './gateway.js';
+import { REQUEST_STATE_TTL_MS, type PermissionState } from './gateway-modern.js';
+import { MemoryGatewayStore, type GatewayStore } from './gateway-store.js';
+import { DEFAULT_TASK_SETTINGS, TaskRunner, type TaskSettings } from './gateway-tasks.js';
 import { sendWebResponse, toWebRequest } from './http-bridge.js';
 import { allowedHostnames, checkRequestHeaders, isLoopback } from './http-guard.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, SessionTable, type TrackedSession } from './http-sessions.js';
@@ -36,8 +49,11 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
 }
 
-export interface ServeMcpOptions extends GatewayOptions {
+export interface ServeMcpOptions extends Omit<GatewayOptions, 'modern'> {
   transport: 'stdio' | { http: HttpServeOptions };
+  /** State shared by replicas (requestState key and nonces, Tasks); default: in this process. */
+  store?: GatewayStore;
+  tasks?: Partial<TaskSettings>;
 }
 
 export interface GatewayHandle {
@@ -84,13 +100,46 @@ interface HttpSession extends TrackedSession {
   transport: WebStandardStreamableHTTPServerTransport;
 }
 
-async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promise<GatewayHandle> {
+/** Who sent a request, as far as tasks are concerned: a digest of its credential. */
+function ownerOf(request: Request | undefined): string {
+  return createHash('sha256')
+    .update(request?.headers.get('authorization') ?? '')
+    .digest('base64url');
+}
+
+async function modernHandler(
+  options: GatewayOptions,
+  store: GatewayStore,
+  tasks: TaskSettings,
+  maxBodyBytes: number,
+): Promise<McpHttpHandler> {
+  const runner = new TaskRunner(store, tasks);
+  const codec: RequestStateCodec<PermissionState> = createRequestStateCodec<PermissionState>({
+    key: await store.secret(),
+    ttlSeconds: REQUEST_STATE_TTL_MS / 1000,
+  });
+  return createMcpHandler((ctx) => createGatewayServer({ ...options, modern: { runner, codec, owner: ownerOf(ctx.requestInfo) } }), {
+    // 2025-era clients keep their sessions (the legacy path below); this handler serves 2026-07-28.
+    legacy: 'reject',
+    maxRequestBodySize: maxBodyBytes,
+  });
+}
+
+async function serveHttp(
+  options: GatewayOptions,
+  http: HttpServeOptions,
+  store: GatewayStore,
+  tasks: TaskSettings,
+): Promise<GatewayHandle> {
   const host = http.host ?? '127.0.0.1';
   const loopbackOnly = isLoopback(host);
   if (!loopbackOnly && !http.token) {
     throw new Error(`Serving MCP on ${host} exposes every tool to the network; pass a token (--token) or bind to 127.0.0.1.`);
   }
   const hosts = allowedHostnames(host, http.allowedHosts);
+  const maxBodyBytes = http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const modern = await modernHandler(options, store, tasks, maxBodyBytes);
+  const stopListChanged = options.registry.onChange(() => modern.notify.toolsChanged());
   const sessions = new SessionTable<HttpSession>({
     maxSessions: http.maxSessions ?? DEFAULT_MAX_SESSIONS,
     idleTimeoutMs: http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
@@ -102,7 +151,7 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       eventStore: new BoundedEventStore(),
-      maxRequestBodySize: http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
         session.id = id;
         sessions.add(session);
@@ -124,14 +173,24 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
       res.setHeader('www-authenticate', 'Bearer');
       return reject(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token the gateway was started with');
     }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const request = toWebRequest(req, `http://${req.headers.host ?? 'gateway'}`, abort.signal);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return reject(res, 404, 'Session not found (closed, or evicted after being idle): initialize a new session');
-      return forward(session, req, res);
+      return forward(session, request, res);
     }
-    if (req.method !== 'POST')
-      return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');
+    if (req.method === 'POST') {
+      if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })))
+        return sendWebResponse(await modern.fetch(request), res);
+      return startSession(res, (session) => forward(session, request, res));
+    }
+    return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');
+  }
+
+  async function startSession(res: ServerResponse, run: (session: HttpSession) => Promise<void>): Promise<void> {
     // The place is held from here until the session is in the table (or never started).
     const place = sessions.reserve();
     if (!place.ok) {
@@ -140,26 +199,20 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
     }
     try {
       const session = await open();
-      await forward(session, req, res, () => {
-        place.release();
-        // A POST that did not start a session (not an initialize request) leaves nothing to keep.
-        if (session.transport.sessionId === undefined) void session.server.close();
-      });
+      await run(session);
+      place.release();
+      // A POST that did not start a session (not an initialize request) leaves nothing to keep.
+      if (session.transport.sessionId === undefined) void session.server.close();
     } finally {
       place.release();
     }
   }
 
-  async function forward(session: HttpSession, req: IncomingMessage, res: ServerResponse, handled?: () => void): Promise<void> {
+  /** Requests of a session; their stream ends with the response (or the client going away). */
+  async function forward(session: HttpSession, request: Request, res: ServerResponse): Promise<void> {
     const done = sessions.begin(session);
-    const abort = new AbortController();
-    res.on('close', () => {
-      done();
-      abort.abort();
-    });
-    const response = await session.transport.handleRequest(toWebRequest(req, `http://${req.headers.host ?? 'gateway'}`, abort.signal));
-    handled?.();
-    await sendWebResponse(response, res);
+    res.on('close', done);
+    await sendWebResponse(await session.transport.handleRequest(request), res);
   }
 
   const httpServer = createServer((req, res) => {
@@ -179,6 +232,8 @@ async function serveHttp(options: GatewayOptions, http: HttpServeOptions): Promi
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     sessionCount: () => sessions.size,
     async close() {
+      stopListChanged();
+      await modern.close();
       await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
@@ -195,6 +250,7 @@ function chain(first: (() => void) | undefined, second: () => void): () => void 
 
 /** Serves the pool until close(); resolves once it is listening. */
 export function serveMcp(options: ServeMcpOptions): Promise<GatewayHandle> {
-  const { transport, ...gateway } = options;
-  return transport === 'stdio' ? serveStdio(gateway) : serveHttp(gateway, transport.http);
+  const { transport, store, tasks, ...gateway } = options;
+  if (transport === 'stdio') return serveStdio(gateway);
+  return serveHttp(gateway, transport.http, store ?? new MemoryGatewayStore(), { ...DEFAULT_TASK_SETTINGS, ...tasks });
 }

@@ -1,0 +1,186 @@
+// The gateway's 2026-07-28 side. No session and no server-to-client request: a permission
+// question is answered `input_required` with an elicitation and a signed, single-use
+// `requestState`; the client retries the call with the answer, on any replica. A client that
+// declared the Tasks extension gets a task handle for a call that runs long (gateway-tasks.ts).
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  type CallToolRequest,
+  CLIENT_CAPABILITIES_META_KEY,
+  type CallToolResult,
+  inputRequired,
+  inputResponse,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestStateCodec,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { AskPermission } from '../pipeline/types.js';
+import { declaresTasks, detailedTask, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
+
+export interface PermissionState {
+  /** Nonce: claimed in the shared store on first use, so a replayed state is refused. */
+  n: string;
+  /** Digest of the call's name and arguments: the answer allows that call only. */
+  d: string;
+  /** The inputRequests key the answer comes under. */
+  k: string;
+}
+
+export interface ModernGateway {
+  runner: TaskRunner;
+  codec: RequestStateCodec<PermissionState>;
+  /** Digest of the request's credential: tasks are found only with the one that made them. */
+  owner: string;
+}
+
+/** How long an unanswered permission question (its requestState) stays valid. */
+export const REQUEST_STATE_TTL_MS = 600_000;
+
+export const PERMISSION_SCHEMA = {
+  type: 'object' as const,
+  properties: { allow: { type: 'boolean' as const, title: 'Allow this call', default: false } },
+  required: ['allow'],
+};
+
+export function preview(input: Record<string, unknown>): string {
+  const text = JSON.stringify(input);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+export function callDigest(name: string, args: Record<string, unknown>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([name, args]))
+    .digest('base64url');
+}
+
+/** The client capabilities this request declared (2026-07-28 sends them with every request). */
+function capabilitiesOf(ctx: ServerContext): { elicitation?: unknown; extensions?: unknown } | undefined {
+  const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  return typeof capabilities === 'object' && capabilities !== null ? capabilities : undefined;
+}
+
+type Answer = { allow: true } | { allow: false; message: string };
+
+/** The answer a retried call carries, checked against the call and claimed once; else undefined. */
+async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGateway): Promise<Answer | undefined> {
+  const state = ctx.mcpReq.requestState<PermissionState>();
+  if (state === undefined) return undefined;
+  if (typeof state !== 'object' || state.d !== digest)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'requestState belongs to another call: retry with the same tool name and arguments, or call again without requestState to be asked',
+    );
+  if (!(await gateway.runner.store.claimOnce(`state:${state.n}`, REQUEST_STATE_TTL_MS)))
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'requestState was already used: an answer allows one retry; call the tool again without requestState to be asked again',
+    );
+  const view = inputResponse(ctx.mcpReq.inputResponses, state.k);
+  if (view.kind === 'elicit' && view.action === 'accept' && view.content?.allow === true) return { allow: true };
+  if (view.kind === 'elicit')
+    return {
+      allow: false,
+      message:
+        view.action === 'accept'
+          ? 'left "allow" unticked in the MCP client'
+          : `${view.action === 'decline' ? 'declined' : 'dismissed'} the request in the MCP client`,
+    };
+  return { allow: false, message: `sent no answer under "${state.k}" in inputResponses` };
+}
+
+type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'ask'; message: string };
+
+/** Runs one tools/call of the 2026-07-28 revision; `execute` runs it through the pipeline. */
+export async function modernToolCall(
+  request: CallToolRequest,
+  ctx: ServerContext,
+  gateway: ModernGateway,
+  execute: (askPermission: AskPermission | undefined, signal: AbortSignal) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const args = request.params.arguments ?? {};
+  const digest = callDigest(request.params.name, args);
+  const answer = await answerOf(ctx, digest, gateway);
+  const capabilities = capabilitiesOf(ctx);
+  let question: string | undefined;
+  const ask: AskPermission = async ({ tool, input, decision }) => {
+    if (answer) return answer;
+    question = `Allow ${tool.name}? ${decision.reason}\nInput: ${preview(input)}`;
+    // Ends this run; the client is asked in the result and retries with the answer.
+    throw new Error('asked the MCP client with input_required');
+  };
+  const canAsk = capabilities?.elicitation !== undefined;
+  const work = async (signal: AbortSignal): Promise<Outcome> => {
+    const result = await execute(canAsk ? ask : undefined, signal);
+    return question === undefined ? { kind: 'result', result } : { kind: 'ask', message: question };
+  };
+  const settled = declaresTasks(capabilities)
+    ? await gateway.runner.run(gateway.owner, ctx.mcpReq.signal, work, taskResult)
+    : { kind: 'done' as const, value: await work(ctx.mcpReq.signal) };
+  if (settled.kind === 'task') return settled.handle as CallToolResult;
+  if (settled.value.kind === 'result') return settled.value.result;
+  const nonce = randomUUID();
+  const key = `permission-${nonce.slice(0, 8)}`;
+  return inputRequired({
+    inputRequests: { [key]: inputRequired.elicit({ message: settled.value.message, requestedSchema: PERMISSION_SCHEMA }) },
+    requestState: await gateway.codec.mint({ n: nonce, d: digest, k: key }),
+  }) as unknown as CallToolResult;
+}
+
+/** A question that comes up after the call became a task cannot be asked (the spec resolves them first). */
+function taskResult(outcome: Outcome): Record<string, unknown> {
+  if (outcome.kind === 'result') return outcome.result;
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `Not run: it needs permission (${outcome.message.split('\n')[0]}), asked only before a call becomes a task; start the gateway with --allow for it`,
+      },
+    ],
+    isError: true,
+  };
+}
+
+const TaskParams = z.object({ taskId: z.string().min(1, 'taskId must name a task') }).passthrough();
+
+function requireTasks(ctx: ServerContext): void {
+  if (!declaresTasks(capabilitiesOf(ctx)))
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      `Missing required client capability: declare "${TASKS_EXTENSION}" in clientCapabilities.extensions to use tasks`,
+    );
+}
+
+/** tasks/get, tasks/update and tasks/cancel, answered from the shared store on any replica. */
+export function registerTaskHandlers(server: Server, gateway: ModernGateway): void {
+  const { runner } = gateway;
+  const find = async (taskId: string) => {
+    const record = await runner.store.getTask(taskId);
+    // Another client's task reads as unknown: its existence is not revealed.
+    if (!record || record.owner !== gateway.owner)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Failed to retrieve task: task ${JSON.stringify(taskId)} not found (unknown, expired, or made with another credential)`,
+      );
+    return record;
+  };
+  server.setRequestHandler('tasks/get', { params: TaskParams }, async (params, ctx) => {
+    requireTasks(ctx);
+    return detailedTask(await find(params.taskId), Date.now(), runner.settings.pollIntervalMs);
+  });
+  server.setRequestHandler('tasks/update', { params: TaskParams }, async (params, ctx) => {
+    requireTasks(ctx);
+    // Questions are resolved before a call becomes a task: there is never input to deliver.
+    await find(params.taskId);
+    return {};
+  });
+  server.setRequestHandler('tasks/cancel', { params: TaskParams }, async (params, ctx) => {
+    requireTasks(ctx);
+    const record = await find(params.taskId);
+    if (record.status === 'working') await runner.store.requestCancel(record.taskId, record.ttlMs);
+    return {};
+  });
+}

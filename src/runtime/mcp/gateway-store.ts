@@ -1,0 +1,100 @@
+// What gateway replicas share so that any of them can answer any 2026-07-28 request: the key
+// that signs `requestState`, the used requestState nonces (each answers one retry), and Tasks.
+// One process keeps them in memory (the default); replicas behind a load balancer share Redis
+// (gateway-redis.ts). A task record has one writer, the replica running it; cancelling is a
+// separate key, so a heartbeat never overwrites a cancel asked on another replica.
+import { randomBytes } from 'node:crypto';
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskRecord {
+  taskId: string;
+  /** Digest of the credential that created it: another client's tasks read as unknown. */
+  owner: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+  /** A working task whose lease ran out lost the replica running it (ms since the epoch). */
+  leaseUntil: number;
+}
+
+export interface GatewayStore {
+  readonly kind: 'memory' | 'redis';
+  /** The HMAC key for requestState, the same on every replica (made once, at first use). */
+  secret(): Promise<string>;
+  /** True the first time a key is claimed within ttlMs, false on every later claim. */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  putTask(task: TaskRecord): Promise<void>;
+  getTask(taskId: string): Promise<TaskRecord | undefined>;
+  requestCancel(taskId: string, ttlMs: number): Promise<void>;
+  cancelRequested(taskId: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** 32 bytes, the least createRequestStateCodec accepts. */
+export function newSecret(): string {
+  return randomBytes(32).toString('hex');
+}
+
+export class MemoryGatewayStore implements GatewayStore {
+  readonly kind = 'memory';
+  private readonly key = newSecret();
+  private readonly entries = new Map<string, { value: string; expires: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async secret(): Promise<string> {
+    return this.key;
+  }
+
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    if (this.read(`claim:${key}`) !== undefined) return false;
+    this.write(`claim:${key}`, '1', ttlMs);
+    return true;
+  }
+
+  async putTask(task: TaskRecord): Promise<void> {
+    this.write(`task:${task.taskId}`, JSON.stringify(task), task.ttlMs);
+  }
+
+  async getTask(taskId: string): Promise<TaskRecord | undefined> {
+    const text = this.read(`task:${taskId}`);
+    return text === undefined ? undefined : (JSON.parse(text) as TaskRecord);
+  }
+
+  async requestCancel(taskId: string, ttlMs: number): Promise<void> {
+    this.write(`cancel:${taskId}`, '1', ttlMs);
+  }
+
+  async cancelRequested(taskId: string): Promise<boolean> {
+    return this.read(`cancel:${taskId}`) !== undefined;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+  }
+
+  private read(key: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expires <= this.now()) this.entries.delete(key);
+    return entry && entry.expires > this.now() ? entry.value : undefined;
+  }
+
+  private write(key: string, value: string, ttlMs: number): void {
+    this.entries.set(key, { value, expires: this.now() + ttlMs });
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+  }
+}
