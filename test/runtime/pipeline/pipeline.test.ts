@@ -103,9 +103,9 @@ describe('runToolCall', () => {
     const noTty = makeRuntime([echoTool], { policy: asking });
     const denied = await runToolCall(call('Echo', { text: 'a' }), noTty, signal);
     expect(textOf(denied)).toMatch(/no one can approve it in this non-interactive run\. To allow it, the user can add the rule "Echo"/);
-    const yes = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ allow: true }) });
+    const yes = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ behavior: 'allow' }) });
     expect(textOf(await runToolCall(call('Echo', { text: 'ok' }), yes, signal))).toBe('ok');
-    const no = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ allow: false, message: 'use Read' }) });
+    const no = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ behavior: 'deny', message: 'use Read' }) });
     expect(textOf(await runToolCall(call('Echo', { text: 'ok' }), no, signal))).toMatch(/the user declined: use Read/);
     expect(no.events.some((e) => e.type === 'permission_asked')).toBe(true);
   });
