@@ -76,6 +76,26 @@ describe('runToolCall', () => {
     expect(textOf(await runToolCall(call('Broken', {}), rt, signal))).toMatch(/its input schema is invalid/);
   });
 
+  it('an enum or const error lists the allowed values, for JSON Schema and zod tools alike', async () => {
+    const raw = defineTool({
+      name: 'Mode',
+      description: 'm',
+      inputJSONSchema: { type: 'object', properties: { mode: { enum: ['read', 'write'] }, kind: { const: 'file' } } },
+      call: async () => 'ran',
+    });
+    const typed = defineTool({
+      name: 'Typed',
+      description: 't',
+      inputSchema: z.object({ mode: z.enum(['read', 'write']) }),
+      call: async () => 'ran',
+    });
+    const rt = makeRuntime([raw, typed]);
+    const bad = textOf(await runToolCall(call('Mode', { mode: 'append', kind: 'dir' }), rt, signal));
+    expect(bad).toMatch(/"mode": must be one of "read", "write" \(got string "append"\)/);
+    expect(bad).toMatch(/"kind": must be "file" \(got string "dir"\)/);
+    expect(textOf(await runToolCall(call('Typed', { mode: 'append' }), rt, signal))).toMatch(/"mode": .*"read".*"write"/);
+  });
+
   it('runs validateInput, and turns thrown errors into error results', async () => {
     const picky = defineTool({
       name: 'Picky',
