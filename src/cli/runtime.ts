@@ -77,6 +77,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const { home, loaded } = await loadCliSettings(options.cwd, flags, env);
   const { settings } = loaded;
   const notices: string[] = await ignoredNotices(options.cwd, loaded, wieldHome(env));
+  for (const line of loaded.unused) notices.push(`settings wield does not use (ignored): ${line}`);
 
   const session = createSession({
     cwd: options.cwd,
