@@ -153,3 +153,16 @@ describe('an untrusted project in wield -p', () => {
     }
   });
 });
+
+describe('a settings file brought from Claude Code', () => {
+  it('starts wield -p (--model wins over its model), naming the keys wield does not use', async () => {
+    const { run, requests } = await oneShot(
+      [{ text: 'done' }],
+      () => ({ model: 'model-from-settings', statusLine: { type: 'command', command: 'x' }, includeCoAuthoredBy: false }),
+      ['-p', 'hi'],
+    );
+    expect(run.code).toBe(0);
+    expect((requests[0] as { model?: string }).model).toBe('standin-model');
+    expect(run.stderr).toContain('statusLine, includeCoAuthoredBy');
+  });
+});
