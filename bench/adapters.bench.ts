@@ -1,4 +1,4 @@
-// Adapter overhead: one tool call through each adapter (wield's whole pipeline under the gate)
+// Adapter overhead: one tool call through each adapter (wield's whole pipeline on the runtime's shared runner)
 // vs the same work as the framework's own tool, each called the way its framework calls it
 // (AI SDK: the input checked against its zod schema, then execute; Agents SDK: invoke with the
 // argument text; LangChain: invoke with a ToolCall).
@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { toAISDKTools } from '../src/adapters/ai-sdk.js';
 import { toLangChainTools } from '../src/adapters/langchain.js';
 import { toOpenAIAgentsTools } from '../src/adapters/openai-agents.js';
-import { runGatedCall } from '../src/adapters/gate.js';
+import { runnerFor } from '../src/runtime/scheduler/runner.js';
 import { allowAll } from '../src/runtime/pipeline/policies.js';
 import { runToolCall } from '../src/runtime/pipeline/run.js';
 import { createRuntime } from '../src/runtime/pipeline/runtime.js';
@@ -83,10 +83,10 @@ const signal = new AbortController().signal;
 const figures = {
   rounds: ROUNDS,
   callsPerRound: PER_ROUND,
-  // What the gate adds to wield's own entry point: runToolCall vs the same call through the gate.
+  // What the shared runner's scheduling adds to wield's own entry point: runToolCall vs the same call scheduled.
   gate: await compare(
     (i) => runToolCall({ id: `c${i}`, name: 'Echo', input }, runtime, signal),
-    (i) => runGatedCall(runtime, { id: `c${i}`, name: 'Echo', input }, { signal }),
+    (i) => runnerFor(runtime).run({ id: `c${i}`, name: 'Echo', input }, signal),
   ),
   aiSdk: await compare(
     (i) => aiNative.execute?.(schema.parse(input), aiOptions(i)) as Promise<unknown>,

@@ -31,11 +31,11 @@ const reply = (content, finish) => ({ content, finishReason: { unified: finish, 
 const call = (toolCallId, toolName, input) => ({ type: 'tool-call', toolCallId, toolName, input });
 const model = new MockLanguageModelV3({
   doGenerate: [
-    // Two calls in one step; the second's JSON is cut short (wield repairs it and says so).
+    // Two calls in one step; the second's JSON has a trailing comma (wield repairs it and says so).
     reply(
       [
         call('w1', 'Write', '{"file_path": "notes.md", "content": "# Notes\\n"}'),
-        call('w2', 'Write', '{"file_path": "todo.md", "content": "- ship"'),
+        call('w2', 'Write', '{"file_path": "todo.md", "content": "- ship",}'),
       ],
       'tool-calls',
     ),

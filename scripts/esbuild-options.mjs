@@ -1,31 +1,23 @@
 // The esbuild options every bundle of wield's code shares (the build, the CLI tests, benches).
 // Pure-JS dependencies are bundled in: loading one file is several times faster than resolving
 // hundreds (the Anthropic SDK: ~170 ms as files, ~40 ms bundled), which is most of start-up.
-// These stay external because they find files next to themselves at run time (WASM grammars,
-// the ripgrep binary), generate code that requires their own files (Ajv), or are heavy and
-// only loaded when used (the MCP SDK, turndown's DOM). The adapters' frameworks are the user's
-// own peer dependencies: their copy must be the one the adapter talks to. The OpenTelemetry SDK
-// loads only when trace export is on; bundled into a split chunk, a CommonJS package's named
-// exports would sit under `default` (the runtime's @opentelemetry/api is bundled: it is small,
-// always loaded, and shares the SDK's state through its global registry).
+// These stay external: the adapters' frameworks are the user's own peer dependencies (their copy
+// must be the one the adapter talks to); ripgrep and sharp ship native binaries found next to
+// their own files and are optional peers; Ajv's generated code requires Ajv's own files. The rest
+// (the MCP SDK, the OpenTelemetry SDK, turndown, web-tree-sitter) is bundled, so an install
+// holds only what the runtime uses (`npm i wield zod`: ~24 MB, was 193 MB); the code that only the
+// CLI or a feature needs sits in split chunks loaded on first use. The tree-sitter WASM files
+// are copied beside the chunks by the build.
 export const externalPackages = [
-  '@opentelemetry/sdk-trace-node',
-  '@opentelemetry/resources',
-  '@opentelemetry/exporter-trace-otlp-proto',
-  '@opentelemetry/exporter-trace-otlp-http',
   'ai',
   'ai/*',
   '@openai/agents',
   '@openai/agents-core',
   '@langchain/core',
   '@langchain/core/*',
-  'web-tree-sitter',
-  'tree-sitter-bash',
   '@vscode/ripgrep',
-  '@modelcontextprotocol/*',
   'ajv',
   'ajv/*',
-  'turndown',
   'sharp',
   'esbuild',
 ];

@@ -1,12 +1,12 @@
 // wield/ai-sdk — wield's tools as Vercel AI SDK tools (ai 6), and AI SDK tools as wield tools.
 // Every call runs through the whole pipeline (repair, validation, hooks, permission, budget)
-// under the runtime's gate (see gate.ts); the SDK only carries the call and its result.
+// on the runtime's one call runner (runtime/scheduler/runner.ts); the SDK only carries the call and its result.
 import { asSchema, InvalidToolInputError, jsonSchema, NoSuchToolError, tool as aiTool } from 'ai';
 import type { ModelMessage, Tool as AISDKTool, ToolCallRepairFunction, ToolExecutionOptions, ToolSet } from 'ai';
 import { defineTool } from '../runtime/tool/define.js';
 import type { AnyTool, Tool, ToolCallResult } from '../runtime/tool/types.js';
 import type { RuntimeContext } from '../runtime/pipeline/types.js';
-import { runGatedCall } from './gate.js';
+import { runnerFor } from '../runtime/scheduler/runner.js';
 import { type AdapterOptions, externalSchema, resultText, selectTools, standardSchemaOf, wouldAsk } from './pool.js';
 
 export type { AdapterOptions } from './pool.js';
@@ -42,11 +42,9 @@ export function toAISDKTools(runtime: RuntimeContext, options: AISDKToolsOptions
           : (input, { toolCallId }) =>
               wouldAsk(runtime, { id: toolCallId, name, input: rawArguments(input) }, new AbortController().signal),
       execute: (input, { toolCallId, abortSignal, messages }: ToolExecutionOptions) =>
-        runGatedCall(
-          runtime,
-          { id: toolCallId, name, input: rawArguments(input) },
-          { signal: abortSignal, approved: options.approvals !== 'runtime' && isApproved(messages, toolCallId) },
-        ),
+        runnerFor(runtime).run({ id: toolCallId, name, input: rawArguments(input) }, abortSignal, {
+          approved: options.approvals !== 'runtime' && isApproved(messages, toolCallId),
+        }),
       toModelOutput: ({ output }) => modelOutput(output),
     });
   }

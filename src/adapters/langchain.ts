@@ -1,6 +1,6 @@
 // wield/langchain — wield's tools as LangChain structured tools (@langchain/core 1), and LangChain
 // tools as wield tools. `invoke` (with a ToolCall from a chat model, or plain arguments) runs the
-// call through wield's whole pipeline under the runtime's gate (see gate.ts). LangChain has no
+// call through wield's whole pipeline on the runtime's one call runner (runtime/scheduler/runner.ts). LangChain has no
 // approval flow of its own: an "ask" goes to the runtime's askPermission (no one to ask: the model
 // gets the denial text). The ToolMessage carries wield's result as its artifact and status
 // "error" for a failed call.
@@ -16,7 +16,7 @@ import type { ToolCall } from '@langchain/core/messages/tool';
 import { defineTool } from '../runtime/tool/define.js';
 import type { AnyTool, Tool, ToolCallResult } from '../runtime/tool/types.js';
 import type { RuntimeContext } from '../runtime/pipeline/types.js';
-import { runGatedCall } from './gate.js';
+import { runnerFor } from '../runtime/scheduler/runner.js';
 import { type AdapterOptions, externalSchema, resultText, selectTools, standardSchemaOf } from './pool.js';
 
 export type { AdapterOptions } from './pool.js';
@@ -54,7 +54,7 @@ class WieldStructuredTool extends DynamicStructuredTool {
 
   private async run(input: unknown, toolCallId: string | undefined, signal: AbortSignal | undefined): Promise<string | ToolMessage> {
     const id = toolCallId ?? `${this.wieldTool.name}-${Date.now()}`;
-    const result = await runGatedCall(this.runtime, { id, name: this.wieldTool.name, input }, { signal });
+    const result = await runnerFor(this.runtime).run({ id, name: this.wieldTool.name, input }, signal);
     return toolCallId ? toolMessage(result, toolCallId) : resultText(result);
   }
 }

@@ -2,13 +2,13 @@
 // and Agents SDK function tools as wield tools. The tools are made with the SDK's own tool(),
 // non-strict, so the SDK only parses the JSON (arguments that are not JSON at all it refuses
 // itself, with its own message); wield's pipeline repairs and validates the rest and runs the call
-// under the runtime's gate (see gate.ts). It always returns text: a denial or a bad input is a
+// on the runtime's one call runner (runtime/scheduler/runner.ts). It always returns text: a denial or a bad input is a
 // result the model reads, never an exception that would end the run.
 import { tool as agentsTool, type FunctionTool } from '@openai/agents';
 import { defineTool } from '../runtime/tool/define.js';
 import type { AnyTool, Tool } from '../runtime/tool/types.js';
 import type { RuntimeContext } from '../runtime/pipeline/types.js';
-import { runGatedCall } from './gate.js';
+import { runnerFor } from '../runtime/scheduler/runner.js';
 import { type AdapterOptions, externalSchema, isToolEnabled, resultText, selectTools, wouldAsk } from './pool.js';
 
 export type { AdapterOptions } from './pool.js';
@@ -45,7 +45,7 @@ export function toOpenAIAgentsTools(runtime: RuntimeContext, options: OpenAIAgen
       execute: async (input, context, details) => {
         const id = details?.toolCall?.callId ?? `${name}-${Date.now()}`;
         const approved = viaSDK && context?.isToolApproved({ toolName: name, callId: id }) === true;
-        return resultText(await runGatedCall(runtime, { id, name, input }, { signal: details?.signal, approved }));
+        return resultText(await runnerFor(runtime).run({ id, name, input }, details?.signal, { approved }));
       },
     });
   });

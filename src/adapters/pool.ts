@@ -1,4 +1,4 @@
-// What every adapter shares besides the gate: which tools to offer, a dry run of the permission
+// What every adapter shares besides the runner: which tools to offer, a dry run of the permission
 // decision for frameworks with their own approval flow, and a result as plain text.
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AnyTool, JSONSchema, ToolCallResult } from '../runtime/tool/types.js';

@@ -23,6 +23,7 @@ import { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
 import { compactHistory, type CompactionOutcome, type ContextOptions } from '../runtime/agent/context-run.js';
 import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
+import { loadCliSettings } from './settings.js';
 import { SetupError } from './setup-error.js';
 import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
 import { type CliFlags, reasoningOf } from './options.js';
@@ -63,7 +64,11 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   const env = options.env ?? process.env;
   const { flags } = options;
   // Checked first, so a missing model setup is reported before anything heavy loads.
-  const config = resolveProviderConfig({ provider: flags.provider, model: flags.model, baseURL: flags.baseUrl, env });
+  // Settings first: their `env` (keys, base URLs) and `model` choose the provider; flags win.
+  const settings = await loadCliSettings(options.cwd, flags, env);
+  Object.assign(env, settings.loaded.settings.env);
+  const model = flags.model ?? settings.loaded.settings.model;
+  const config = resolveProviderConfig({ provider: flags.provider, model, baseURL: flags.baseUrl, env });
   if (!config.ok) throw new SetupError(config.message);
 
   let history: Message[] = [];
@@ -97,6 +102,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     createCliRuntime({
       cwd: options.cwd,
       flags,
+      settings,
       sessionId: resumeId,
       askPermission: options.askPermission,
       askUser,

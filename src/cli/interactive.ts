@@ -114,7 +114,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
 
   // The session's policy exists only after the runtime loads; the prompt reaches it late.
   let ask: AskPermission | undefined;
-  const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false }));
+  const askPermission: AskPermission = (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ behavior: 'deny' }));
   const askUser = createTerminalQuestions({ ask: screen.ask, write });
   const elicit = createTerminalElicit({
     ask: screen.ask,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { LoadedSettings, WieldSettings } from '../coding/settings/load.js';
 import { projectsFile, updateProjectRecord } from '../coding/settings/projects.js';
 import { untold } from '../coding/settings/trust.js';
-import { loadCliSettings } from './settings.js';
+import { type CliSettings, loadCliSettings } from './settings.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
 import {
@@ -39,6 +39,8 @@ import type { ProviderName } from '../runtime/providers/types.js';
 export interface CliRuntimeOptions {
   cwd: string;
   flags: CliFlags;
+  /** Settings read already (the model and env are needed before the runtime); read here otherwise. */
+  settings?: CliSettings;
   /** Reuse a session id (resume); a new one otherwise. */
   sessionId?: string;
   askPermission?: AskPermission;
@@ -74,9 +76,10 @@ export interface CliRuntime {
 export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliRuntime> {
   const env = options.env ?? process.env;
   const { flags } = options;
-  const { home, loaded } = await loadCliSettings(options.cwd, flags, env);
+  const { home, loaded } = options.settings ?? (await loadCliSettings(options.cwd, flags, env));
   const { settings } = loaded;
   const notices: string[] = await ignoredNotices(options.cwd, loaded, wieldHome(env));
+  for (const line of loaded.unused) notices.push(`settings wield does not use (ignored): ${line}`);
 
   const session = createSession({
     cwd: options.cwd,

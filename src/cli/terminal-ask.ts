@@ -109,15 +109,15 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       if (read.kind === 'yes' || read.kind === 'no' || (always && rules.length > 0)) return { ok: true, value: read };
       return { ok: false, message: rules.length > 0 ? 'answer y, n, a or A' : 'no rule can cover this call; answer y or n' };
     });
-    if (reply.kind === 'yes') return { allow: true };
-    if (reply.kind === 'no') return { allow: false, message: reply.message };
+    if (reply.kind === 'yes') return { behavior: 'allow' };
+    if (reply.kind === 'no') return { behavior: 'deny', message: reply.message };
     const scope = reply.kind === 'project' ? 'project' : 'session';
     if (scope === 'project') {
       const where = await saveAlwaysRules(cwd, trusted, rules);
       write(`  saved to ${where}: ${rules.join(', ')}\n`);
     }
     policy.addSessionRules(rules);
-    return { allow: true, remember: { rules, scope } };
+    return { behavior: 'allow', remember: { rules, scope } };
   };
 }
 

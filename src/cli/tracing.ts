@@ -34,17 +34,8 @@ export async function startTraceExport(env: Env, version: string): Promise<void>
     process.stderr.write(`wield: ${plan.skip}\n`);
     return;
   }
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { OTLPTraceExporter }] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/resources'),
-    plan.protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
-  ]);
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': plan.serviceName, 'service.version': version }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
-  });
-  provider.register();
-  stop = () => provider.shutdown(); // flushes what is still batched
+  const { registerTraceExport } = await import('./tracing-sdk.js');
+  stop = registerTraceExport(plan.protocol, plan.serviceName, version);
 }
 
 /** Sends the spans still batched and stops export; a collector that cannot be reached is named, never fatal. */

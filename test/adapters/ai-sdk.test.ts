@@ -68,7 +68,7 @@ describe('toAISDKTools', () => {
     const model = scriptedModel([
       [
         { id: 'good', name: 'Write', input: { file_path: 'a.txt', content: 'hello' } },
-        { id: 'damaged', name: 'Write', input: '{"file_path": "b.txt", "content": "bee"' },
+        { id: 'damaged', name: 'Write', input: '{"file_path": "b.txt", "content": "bee",}' },
         { id: 'invalid', name: 'Write', input: { file_path: 'c.txt' } },
         { id: 'denied', name: 'Write', input: { file_path: 'secret.txt', content: 'x' } },
         { id: 'blocked', name: 'Write', input: { file_path: 'x.tmp', content: 'x' } },

@@ -109,7 +109,7 @@ describe('toLangChainTools', () => {
     ws = makeWorkspace({
       askPermission: async (request) => {
         asked.push(request.toolUseId);
-        return { allow: true };
+        return { behavior: 'allow' };
       },
     });
     writeFileSync(ws.file('ask-me.txt'), 'one\n');

@@ -111,7 +111,7 @@ describe('toOpenAIAgentsTools', () => {
 
   it('arguments that are not JSON at all are refused by the SDK itself, before any tool runs', async () => {
     ws = makeWorkspace();
-    const model = new ScriptedModel([[{ id: 'broken', name: 'Write', input: '{"file_path": "b.txt", "content": "bee"' }], 'done']);
+    const model = new ScriptedModel([[{ id: 'broken', name: 'Write', input: '{"file_path": "b.txt", "content": "bee",}' }], 'done']);
     const agent = new Agent({
       name: 'writer',
       instructions: 'write',

@@ -57,7 +57,7 @@ export function expectScheduled(ws: Workspace): Record<'s1' | 's2' | 'u1' | 'k1'
 export async function expectWrappedRepairs(ws: Workspace, wrapped: AnyTool): Promise<void> {
   const runtime = { ...ws.runtime, resolveTool: (name: string) => (name === wrapped.name ? wrapped : ws.runtime.resolveTool(name)) };
   const signal = new AbortController().signal;
-  const repaired = await runToolCall({ id: '1', name: wrapped.name, input: '{"word": "hi", "times": "2"' }, runtime, signal);
+  const repaired = await runToolCall({ id: '1', name: wrapped.name, input: '{"word": "hi", "times": "2",}' }, runtime, signal);
   expect(repaired.isError).toBe(false);
   expect(repaired.content[0]).toEqual({ type: 'text', text: 'HIHI' });
   const invalid = await runToolCall({ id: '2', name: wrapped.name, input: { word: 'hi' } }, runtime, signal);

@@ -109,14 +109,25 @@ describe('wield -p: a tool call cut off at the output limit', () => {
     });
   }
 
-  it('broken JSON in a reply that was not cut off is still repaired and run', async () => {
+  it('damaged JSON in a reply that was not cut off is repaired and run', async () => {
     const { run, cwd } = await withStandin(
       'anthropic',
-      [{ toolCalls: [{ name: 'Write', arguments: '{"file_path":"r.txt","content":"abc"' }] }, { text: 'Wrote it.' }],
+      [{ toolCalls: [{ name: 'Write', arguments: '{"file_path":"r.txt","content":"abc",}' }] }, { text: 'Wrote it.' }],
       ['-p', 'write', '--permission-mode', 'acceptEdits'],
     );
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(cwd, 'r.txt'), 'utf8')).toBe('abc');
+  });
+
+  it('arguments that end inside an unclosed string are refused as cut off, even when the reply ended normally', async () => {
+    const { run, cwd, requests } = await withStandin(
+      'anthropic',
+      [{ toolCalls: [{ name: 'Write', arguments: '{"file_path":"r.txt","content":"abc' }] }, { text: 'Will resend.' }],
+      ['-p', 'write', '--permission-mode', 'acceptEdits'],
+    );
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(cwd, 'r.txt'))).toBe(false);
+    expect(JSON.stringify(requests[1])).toMatch(/cut off.*nothing was run/);
   });
 });
 

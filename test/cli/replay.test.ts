@@ -98,14 +98,14 @@ describe('wield replay', () => {
     // Answers as the terminal prompt gives them: y, n, a (this session), A (saved for the project).
     const askPermission: AskPermission = async (request): Promise<PermissionAnswer> => {
       const reply = answers[request.toolUseId];
-      if (reply === 'n') return { allow: false, message: 'not now' };
+      if (reply === 'n') return { behavior: 'deny', message: 'not now' };
       if (reply === 'a' || reply === 'A') {
         const rules = alwaysRules(request.decision);
         if (reply === 'A') for (const rule of rules) await persistRule(cwd, rule);
         session?.runtime.policy.addSessionRules(rules);
-        return { allow: true, remember: { rules, scope: reply === 'A' ? 'project' : 'session' } };
+        return { behavior: 'allow', remember: { rules, scope: reply === 'A' ? 'project' : 'session' } };
       }
-      return { allow: reply === 'y' };
+      return { behavior: reply === 'y' ? 'allow' : 'deny' };
     };
     try {
       session = await openAgentSession({

@@ -15,14 +15,14 @@ beforeAll(async () => ({ cli, cleanup } = await buildCli()));
 afterAll(() => cleanup?.());
 
 /** Runs `wield -p` in a fresh project whose user settings (under the private home) are `settings`. */
-async function oneShot(script: ScriptStep[], settings: (home: string) => object, args: string[]) {
+async function oneShot(script: ScriptStep[], settings: (home: string) => object, args: string[], flags = providerArgs('anthropic')) {
   const cwd = tempDir('wield-settings-cwd-');
   const home = tempDir('wield-settings-home-');
   mkdirSync(path.join(home, '.wield'), { recursive: true });
   writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify(settings(home)));
   const standin = await startStandin({ dialect: 'anthropic', script });
   try {
-    const run = await runCli(cli, [...providerArgs('anthropic'), ...args], {
+    const run = await runCli(cli, [...flags, ...args], {
       cwd,
       env: cleanEnv(home, providerEnv('anthropic', standin.url)),
     });
@@ -151,5 +151,29 @@ describe('an untrusted project in wield -p', () => {
     } finally {
       await standin.close();
     }
+  });
+});
+
+describe('a settings file brought from Claude Code', () => {
+  it('starts wield -p (--model wins over its model), naming the keys wield does not use', async () => {
+    const { run, requests } = await oneShot(
+      [{ text: 'done' }],
+      () => ({ model: 'model-from-settings', statusLine: { type: 'command', command: 'x' }, includeCoAuthoredBy: false }),
+      ['-p', 'hi'],
+    );
+    expect(run.code).toBe(0);
+    expect((requests[0] as { model?: string }).model).toBe('standin-model');
+    expect(run.stderr).toContain('statusLine, includeCoAuthoredBy');
+  });
+
+  it('without --model, the model of the settings file is the one requested', async () => {
+    const { run, requests } = await oneShot(
+      [{ text: 'done' }],
+      () => ({ model: 'model-from-settings' }),
+      ['-p', 'hi'],
+      ['--provider', 'anthropic'],
+    );
+    expect(run.code).toBe(0);
+    expect((requests[0] as { model?: string }).model).toBe('model-from-settings');
   });
 });

@@ -49,7 +49,7 @@ export async function runCall(toolName: string, json: string, flags: CliFlags): 
   const runtime = await createCliRuntime({
     cwd: process.cwd(),
     flags,
-    askPermission: rl ? (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ allow: false })) : undefined,
+    askPermission: rl ? (request, signal) => (ask ? ask(request, signal) : Promise.resolve({ behavior: 'deny' })) : undefined,
   });
   if (rl)
     ask = createTerminalAsk({

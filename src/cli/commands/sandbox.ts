@@ -8,6 +8,7 @@ import { autoAllowsBash, sandboxStatus, type SandboxSettings, type SandboxStatus
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { messageOf } from '../../runtime/util/message.js';
+import { shippedRipgrepPath } from '../../coding/tools/grep-search.js';
 
 const NODE_MAJOR_REQUIRED = 20; // package.json "engines"
 
@@ -138,7 +139,7 @@ async function checkSandbox(flags: CliFlags): Promise<DoctorCheck> {
 
 async function checkRipgrep(): Promise<DoctorCheck> {
   try {
-    const { rgPath } = await import('@vscode/ripgrep');
+    const rgPath = await shippedRipgrepPath();
     await access(rgPath, constants.X_OK);
     const { stdout } = await promisify(execFile)(rgPath, ['--version'], { timeout: 5_000 });
     return { name: 'ripgrep', level: 'ok', detail: stdout.split('\n')[0] };

@@ -25,15 +25,15 @@ const PROTECTED_FILES = new Set([
 
 /**
  * What a Bash command that nobody approved may not change outside the workspace either (the
- * sandbox's guard binds them read-only): in each home, the folders and files above and wield's
- * user settings (which record trusted projects). `wieldHomes` are the folders holding `.wield/`.
+ * sandbox's guard binds them read-only): in each home, the folders and files above, wield's user
+ * settings and its projects record (which says which projects are trusted). `wieldHomes` are the folders holding `.wield/`.
  */
 export function protectedOutsideWorkspace(homes: readonly string[], wieldHomes: readonly string[]): string[] {
   const inHome = [...PROTECTED_FILES, '.ssh', path.join('.config', 'git')].filter((name) => name !== '.mcp.json');
   return [
     ...new Set([
       ...homes.flatMap((home) => inHome.map((name) => path.join(home, name))),
-      ...[...homes, ...wieldHomes].map((home) => path.join(home, '.wield', 'settings.json')),
+      ...[...homes, ...wieldHomes].flatMap((home) => ['settings.json', 'projects.json'].map((name) => path.join(home, '.wield', name))),
     ]),
   ];
 }

@@ -10,6 +10,7 @@ import type { PermissionMode } from '../../runtime/pipeline/types.js';
 import { parseRule } from '../permissions/rules.js';
 import { HOOK_EVENTS } from '../../runtime/hooks/types.js';
 import { settingsFileSchema, type SettingsFile } from './schema.js';
+import { setAsideUnused } from './carry-over.js';
 import { userHome } from '../permissions/home.js';
 import { mergeSettings, type SettingsLayer, type WieldSettings } from './merge.js';
 import { formatKey, formatLocatedError, readJsonFile, updateJsonFile, type LocatedError } from './json-file.js';
@@ -47,6 +48,8 @@ export interface LoadedSettings {
   project: ProjectRecord;
   /** Untrusted only: what the project's files would change, one line per file (`.mcp.json: MCP servers`). */
   ignored: string[];
+  /** Keys wield does not use (brought from Claude Code), per file: `~/.wield/settings.json: statusLine`. */
+  unused: string[];
   /** Malformed files: callers must show these and stop, never run with a half-read setup. */
   errors?: SettingsError[];
 }
@@ -77,13 +80,15 @@ function canonical(dir: string): string {
 interface Layer {
   data?: SettingsFile;
   errors: SettingsError[];
+  unused?: string[];
 }
 
 async function readLayer(file: string, kind: LayerKind): Promise<Layer> {
   const read = await readJsonFile(file);
   if (read.kind === 'missing') return { errors: [] };
   if (read.kind === 'error') return { errors: [read.error] };
-  const result = settingsFileSchema.safeParse(read.value);
+  const { data, unused } = setAsideUnused(read.value);
+  const result = settingsFileSchema.safeParse(data);
   const errors: SettingsError[] = [];
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -99,7 +104,7 @@ async function readLayer(file: string, kind: LayerKind): Promise<Layer> {
         errors.push({ file, ...read.locate(p), key: formatKey(p) || '(top level)', message });
       }
     }
-    return { errors };
+    return { errors, unused };
   }
   if (kind !== 'user' && result.data.trustedProjects !== undefined) {
     errors.push({
@@ -109,7 +114,7 @@ async function readLayer(file: string, kind: LayerKind): Promise<Layer> {
       message: 'only the user settings (~/.wield/settings.json) may record trusted projects; remove it here',
     });
   }
-  return { data: result.data, errors };
+  return { data: result.data, errors, unused };
 }
 
 export interface LoadSettingsOptions {
@@ -183,7 +188,8 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
         { name: path.join('.wield', 'settings.local.json'), items: local.data ? ignoredByDistrust(local.data) : [] },
         { name: '.mcp.json', items: existsSync(path.join(cwd, '.mcp.json')) ? ['MCP servers'] : [] },
       ]);
-  const result = { settings, sources, trusted, project: record, ignored };
+  const unused = read.flatMap(([, file, layer]) => (layer.unused?.length ? [`${file}: ${layer.unused.join(', ')}`] : []));
+  const result = { settings, sources, trusted, project: record, ignored, unused };
   return errors.length ? { ...result, errors } : result;
 }
 

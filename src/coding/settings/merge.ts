@@ -24,6 +24,10 @@ export interface WieldSettings {
   toolSearch: { enabled?: boolean; [key: string]: unknown };
   /** Window, caching, prices, turn budget, clearing and compaction (trusted layers only). */
   context: ContextSettings;
+  /** The default model id (trusted layers only). */
+  model?: string;
+  /** Environment variables to set (trusted layers only). */
+  env: Record<string, string>;
 }
 
 export interface SettingsLayer {
@@ -44,6 +48,7 @@ export function emptySettings(): WieldSettings {
     sandbox: {},
     toolSearch: {},
     context: {},
+    env: {},
   };
 }
 
@@ -86,6 +91,8 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   }
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
+  if (data.model) into.model = data.model;
+  Object.assign(into.env, data.env ?? {});
   if (data.context) into.context = { ...into.context, ...data.context, pricing: { ...into.context.pricing, ...data.context.pricing } };
   const sb = data.sandbox ?? {};
   const target = into.sandbox;

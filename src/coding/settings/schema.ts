@@ -1,5 +1,6 @@
 // The shape of one settings file (zod). Unknown keys are errors, so a typo such as
-// `permissions.alow` is reported instead of silently granting nothing.
+// `permissions.alow` is reported instead of silently granting nothing; keys brought from Claude
+// Code that wield does not use are set aside before this check (carry-over.ts).
 import { z } from 'zod';
 import { parseRule } from '../permissions/rules.js';
 import { matcherError } from '../../runtime/hooks/matcher.js';
@@ -90,6 +91,10 @@ export const settingsFileSchema = z.strictObject({
     })
     .optional(),
   trustedProjects: z.array(z.string()).optional(),
+  /** The model id when no --model is given. */
+  model: z.string().min(1, 'model must not be empty').optional(),
+  /** Variables set for wield and the commands it runs (as Claude Code's `env`). */
+  env: z.record(z.string(), z.string()).optional(),
 });
 
 export type SettingsFile = z.infer<typeof settingsFileSchema>;

@@ -13,6 +13,8 @@ export function ignoredByDistrust(data: SettingsFile): string[] {
   if ((p.additionalDirectories ?? []).length > 0) items.push('extra folders');
   if (p.defaultMode === 'acceptEdits' || p.defaultMode === 'bypassPermissions') items.push(`permission mode ${p.defaultMode}`);
   if (data.context !== undefined) items.push('context settings');
+  if (data.model !== undefined) items.push('model');
+  if (Object.keys(data.env ?? {}).length > 0) items.push('environment variables');
   const sb = data.sandbox ?? {};
   const loosens =
     sb.enabled === false ||

@@ -1,6 +1,9 @@
-// Runs one shell command in its own process group and ends the whole group (background
-// children included) on exit, timeout or abort: SIGTERM first, SIGKILL after a grace period.
+// Runs one shell command in its own process group and ends everything it started (background
+// children included, and those that left the group: `setsid`, `nohup`, bubblewrap's own session)
+// on exit, timeout or abort: SIGTERM first, SIGKILL after a grace period. The processes are found
+// by the mark in their environment (see process-mark.ts).
 import { spawn } from 'node:child_process';
+import { holdMark, MARK_VAR, markedProcesses, newMark, signalMarked } from '../../runtime/util/process-mark.js';
 import type { Duplex, Readable } from 'node:stream';
 import type { OutputCapture } from './bash-output.js';
 import type { Captured } from './bash-output.js';
@@ -44,23 +47,22 @@ export interface RunResult extends Captured {
   /** What the command wrote to fd 3 (the wrapper's final `pwd -P`). */
   sideChannel: string;
   spawnError?: string;
+  /** Command lines of the processes still running when the shell exited (then ended). */
+  leftRunning: string[];
 }
 
 const DEFAULT_GRACE_MS = 2_000;
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
+/** After the last kill, how long the pipes may stay open (held by a process no signal reaches) before the call returns anyway. */
+const CLOSE_WAIT_MS = 1_000;
 
 export function runProcess(options: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
+    const mark = newMark();
+    const release = holdMark(mark);
     const child = spawn(options.file, options.args, {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [MARK_VAR]: mark },
       detached: true, // own process group, so one kill reaches every descendant
       stdio: stdioFor(options.extraPipe),
     });
@@ -71,14 +73,23 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     let exitSignal: NodeJS.Signals | null = null;
     let spawnError: string | undefined;
     let side = '';
+    let leftRunning: string[] = [];
     let killTimer: NodeJS.Timeout | undefined;
+    let closeTimer: NodeJS.Timeout | undefined;
 
     const terminate = () => {
       if (child.pid === undefined || killTimer) return;
-      killGroup(child.pid, 'SIGTERM');
       const pid = child.pid;
-      killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.graceMs ?? DEFAULT_GRACE_MS);
-      killTimer.unref();
+      signalMarked(mark, 'SIGTERM', pid);
+      killTimer = setTimeout(() => {
+        signalMarked(mark, 'SIGKILL', pid);
+        // A process outside the mark's reach (one that cleared its environment and left the group)
+        // may hold the pipes open forever: return without its output.
+        closeTimer = setTimeout(() => {
+          for (const stream of [child.stdout, child.stderr, child.stdio[3]]) stream?.destroy();
+          void finish();
+        }, CLOSE_WAIT_MS);
+      }, options.graceMs ?? DEFAULT_GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -105,20 +116,25 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       finished = true;
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
+      if (closeTimer) clearTimeout(closeTimer);
+      // Whatever is still marked now outlived the kill's grace: it does not outlive the call.
+      signalMarked(mark, 'SIGKILL');
+      release();
       options.signal.removeEventListener('abort', onAbort);
       const captured = await options.capture.finish();
-      resolve({ ...captured, exitCode, signal: exitSignal, timedOut, interrupted, sideChannel: side, spawnError });
+      resolve({ ...captured, exitCode, signal: exitSignal, timedOut, interrupted, sideChannel: side, spawnError, leftRunning });
     };
     child.on('error', (error) => {
       spawnError = error.message;
       // A process that never started has no 'close' to wait for.
       if (child.pid === undefined) void finish();
     });
-    // The shell is done: end what it left running in the background (the group), so the
-    // pipes close and the call can return.
+    // The shell is done: end what it left running in the background (and say so), so the pipes
+    // close and the call returns now rather than at its timeout.
     child.on('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
+      if (!timedOut && !interrupted) leftRunning = markedProcesses(mark).map((p) => p.command);
       if (child.pid !== undefined) terminate();
     });
     child.on('close', () => void finish());

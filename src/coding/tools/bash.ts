@@ -119,6 +119,12 @@ function progressReporter(ctx: ToolContext): { onOutput: (chunk: Buffer) => void
   };
 }
 
+function leftRunningNote(commands: string[]): string {
+  const shown = commands.slice(0, 3).map((c) => (c.length > 80 ? `${c.slice(0, 77)}...` : c) || '?');
+  const more = commands.length > shown.length ? ` and ${commands.length - shown.length} more` : '';
+  return `the command left ${commands.length} process${commands.length === 1 ? '' : 'es'} running (${shown.join('; ')}${more}); ended when the command finished`;
+}
+
 export function formatBashResult(output: BashOutput): { text: string; isError: boolean } {
   const parts: string[] = [];
   const body =
@@ -140,6 +146,7 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
       : `The full output could not be saved (${output.spillError ?? 'unknown error'}); rerun with less output (e.g. pipe through grep or tail).`;
     parts.push(`[output was ${output.totalBytes.toLocaleString('en-US')} bytes; showing the start and the end. ${where}]`);
   }
+  if (output.leftRunning.length > 0) parts.push(`[${leftRunningNote(output.leftRunning)}]`);
   if (output.cwdNote) parts.push(`[${output.cwdNote}]`);
   if (output.sandboxNote) parts.push(`[${output.sandboxNote}]`);
   const failed = output.timedOut || output.interrupted || output.spawnError !== undefined || output.exitCode !== 0;

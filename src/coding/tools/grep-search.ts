@@ -4,11 +4,11 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import { rgPath } from '@vscode/ripgrep';
 import type { ReadDenied } from '../permissions/read-deny.js';
 import { ToolError } from '../../runtime/tool/types.js';
 import type { GrepFile, OutputMode } from './grep-format.js';
 import { exclusionGlobs } from './grep-hidden.js';
+import { messageOf } from '../../runtime/util/message.js';
 
 export interface SearchRequest {
   pattern: string;
@@ -38,6 +38,18 @@ export interface SearchResult {
 
 /** Thrown when rg cannot be started at all, so the caller falls back to JS. */
 export class RipgrepUnavailable extends Error {}
+
+/**
+ * The rg binary @vscode/ripgrep ships, loaded on first use: it is an optional peer dependency
+ * (~5 MB installed), so a library user who never greps does not install it.
+ */
+export async function shippedRipgrepPath(): Promise<string> {
+  try {
+    return (await import('@vscode/ripgrep')).rgPath;
+  } catch (error) {
+    throw new RipgrepUnavailable(`@vscode/ripgrep is not installed (${messageOf(error)}); install it for the fast search`);
+  }
+}
 
 /** The flags choosing which files rg reads: the same for listing them and for searching them. */
 function selectionArgs(req: SearchRequest, exclude: readonly string[]): string[] {
@@ -112,7 +124,8 @@ async function hiddenFiles(req: SearchRequest, denied: ReadDenied, rg: string, c
   return hidden;
 }
 
-export async function searchWithRipgrep(req: SearchRequest, rg: string = rgPath): Promise<SearchResult> {
+export async function searchWithRipgrep(req: SearchRequest, rgOption?: string): Promise<SearchResult> {
+  const rg = rgOption ?? (await shippedRipgrepPath());
   const cwd = req.isFile ? path.dirname(req.target) : req.target;
   const { denied } = req;
   const hidden = denied && !req.isFile ? await hiddenFiles(req, denied, rg, cwd) : [];

@@ -6,7 +6,7 @@ import type { SessionState } from '../tool/types.js';
 import type { DeferredToolsMode, Message, ModelProvider, PromptCache, Usage } from '../providers/types.js';
 import { applyBudget } from '../results/budget.js';
 import { spillText } from '../results/spill.js';
-import type { CacheTtl } from '../context/breakpoints.js';
+import type { CacheTtl } from '../context/pricing.js';
 import { decideClearing, DEFAULT_CLEARING, withCleared, type ClearingPolicy } from '../context/clearing.js';
 import {
   compactedHistory,

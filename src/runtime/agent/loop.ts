@@ -80,7 +80,14 @@ export function runAgent(options: RunAgentOptions): Promise<AgentResult> {
 }
 
 async function agentLoop(options: RunAgentOptions): Promise<AgentResult> {
-  const emit = (event: AgentEvent): void => options.onEvent?.(event);
+  // A UI callback that throws must never break the run: loop events are best-effort, as tool events are.
+  const emit = (event: AgentEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // ignored on purpose: see above
+    }
+  };
   const rt: RuntimeContext = {
     ...options.rt,
     emit: (event: ToolEvent) => {

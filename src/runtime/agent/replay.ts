@@ -93,10 +93,10 @@ export function recordedAnswers(records: readonly SessionRecord[]): AskPermissio
   for (const record of records) if (record.type === 'permission') decisions.set(record.toolUseId, record);
   return async (request) => {
     const recorded = decisions.get(request.toolUseId);
-    if (recorded?.decision.behavior === 'allow') return { allow: true };
-    if (!recorded) return { allow: false, message: 'no answer was recorded for this prompt' };
+    if (recorded?.decision.behavior === 'allow') return { behavior: 'allow' };
+    if (!recorded) return { behavior: 'deny', message: 'no answer was recorded for this prompt' };
     const reason = recorded.decision.reason;
-    return { allow: false, message: recorded.by === 'user' ? declineMessageOf(reason) : reason };
+    return { behavior: 'deny', message: recorded.by === 'user' ? declineMessageOf(reason) : reason };
   };
 }
 

@@ -8,8 +8,7 @@
 //     breakpoint 3, so request N+1 reads it back however many blocks the new turn added.
 // Thinking blocks cannot carry a marker and empty text is rejected, so both are skipped.
 import type Anthropic from '@anthropic-ai/sdk';
-
-export type CacheTtl = '5m' | '1h';
+import type { CacheTtl } from './pricing.js';
 
 /** The API's limit on cache_control markers per request. */
 export const MAX_BREAKPOINTS = 4;

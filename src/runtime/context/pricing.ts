@@ -1,7 +1,10 @@
 // Usage accounting and its price. Pure.
 import type { Usage } from '../providers/types.js';
 import { knownModel, type ModelPrice } from './models.js';
-import type { CacheTtl } from './breakpoints.js';
+
+/** How long a prompt-cache write lives; a 1-hour write costs more (priced below). Owned here, not
+ * beside the breakpoints, so the root's types never reach the Anthropic SDK's. */
+export type CacheTtl = '5m' | '1h';
 
 /** Session totals: every count present (0 when a server reported none). */
 export interface UsageTotals {

@@ -17,7 +17,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { AskPermission } from '../pipeline/types.js';
+import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
 import { declaresTasks, detailedTask, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
 
 export interface PermissionState {
@@ -63,10 +63,8 @@ function capabilitiesOf(ctx: ServerContext): { elicitation?: unknown; extensions
   return typeof capabilities === 'object' && capabilities !== null ? capabilities : undefined;
 }
 
-type Answer = { allow: true } | { allow: false; message: string };
-
 /** The answer a retried call carries, checked against the call and claimed once; else undefined. */
-async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGateway): Promise<Answer | undefined> {
+async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGateway): Promise<PermissionAnswer | undefined> {
   const state = ctx.mcpReq.requestState<PermissionState>();
   if (state === undefined) return undefined;
   if (typeof state !== 'object' || state.d !== digest)
@@ -80,16 +78,16 @@ async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGatew
       'requestState was already used: an answer allows one retry; call the tool again without requestState to be asked again',
     );
   const view = inputResponse(ctx.mcpReq.inputResponses, state.k);
-  if (view.kind === 'elicit' && view.action === 'accept' && view.content?.allow === true) return { allow: true };
+  if (view.kind === 'elicit' && view.action === 'accept' && view.content?.allow === true) return { behavior: 'allow' };
   if (view.kind === 'elicit')
     return {
-      allow: false,
+      behavior: 'deny',
       message:
         view.action === 'accept'
           ? 'left "allow" unticked in the MCP client'
           : `${view.action === 'decline' ? 'declined' : 'dismissed'} the request in the MCP client`,
     };
-  return { allow: false, message: `sent no answer under "${state.k}" in inputResponses` };
+  return { behavior: 'deny', message: `sent no answer under "${state.k}" in inputResponses` };
 }
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'ask'; message: string };

@@ -41,10 +41,10 @@ function elicitPermission(server: Server, ctx: ServerContext): AskPermission {
         { message: `Allow ${tool.name}? ${decision.reason}\nInput: ${preview(input)}`, requestedSchema: PERMISSION_SCHEMA },
         { signal, relatedRequestId: ctx.mcpReq.id },
       );
-      if (answer.action === 'accept' && answer.content?.allow === true) return { allow: true };
+      if (answer.action === 'accept' && answer.content?.allow === true) return { behavior: 'allow' };
       // The pipeline words it ("the user declined: …"); this says how, without a closing period.
       return {
-        allow: false,
+        behavior: 'deny',
         message:
           answer.action === 'accept'
             ? 'left "allow" unticked in the MCP client'

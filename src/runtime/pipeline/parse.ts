@@ -1,7 +1,10 @@
 // Stage 2: turn the model's arguments into an object, repairing common damage and coercing
 // scalar types where the schema asks for them; every repair is reported back to the model.
+// Arguments that end inside a string, array or object the model never closed were cut off, not
+// damaged: "repairing" them would run half a call (a Write of half the file), so they are refused.
 import { jsonrepair } from 'jsonrepair';
 import type { JSONSchema } from '../tool/types.js';
+import { coerceToSchema, schemaTypes } from './coerce.js';
 import { fail, typeName, type StageResult } from './outcome.js';
 import { messageOf } from '../util/message.js';
 import { isRecord } from '../util/record.js';
@@ -46,6 +49,14 @@ function parseJSONText(text: string, schema: JSONSchema): StageResult<unknown> {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
+    const open = unclosed(text);
+    if (open !== undefined) {
+      return fail(
+        'invalid_input',
+        `Tool arguments were cut off: the JSON ends inside ${open} that was never closed, so nothing was run. ` +
+          'Send the whole call again; if it is long, send it in smaller parts.',
+      );
+    }
     if (text.length > MAX_REPAIR_CHARS) {
       return fail('invalid_input', `Tool arguments are not valid JSON (${messageOf(error)}). Send a JSON object.`);
     }
@@ -76,75 +87,27 @@ function exampleArguments(schema: JSONSchema): string {
   return JSON.stringify(example);
 }
 
-function schemaTypes(schema: JSONSchema | undefined): string[] {
-  if (!schema) return [];
-  const type = schema.type;
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
-  // zod emits optional/nullable fields as anyOf; look one level into it.
-  const union = (schema.anyOf ?? schema.oneOf) as JSONSchema[] | undefined;
-  if (Array.isArray(union)) return union.flatMap((member) => schemaTypes(member));
-  return [];
-}
+const CLOSERS: Record<string, string> = { '{': '}', '[': ']' };
 
-/** Walks value and schema together, fixing what the schema makes unambiguous. */
-function coerceToSchema(value: unknown, schema: JSONSchema | undefined, path: string, notes: string[]): unknown {
-  if (!schema) return value;
-  const types = schemaTypes(schema);
-  if (types.length === 0) return value;
-  const name = path || 'arguments';
-  if (typeof value === 'string') {
-    if (types.includes('string')) return value;
-    const fixed = coerceString(value, types);
-    if (fixed !== undefined) {
-      notes.push(`"${name}" was the string ${JSON.stringify(value.slice(0, 40))} and was read as ${typeName(fixed)}`);
-      return coerceToSchema(fixed, schema, path, notes);
-    }
-    return value;
-  }
-  if (typeof value === 'number' && !types.includes('number') && !types.includes('integer') && types.includes('string')) {
-    notes.push(`"${name}" was the number ${value} and was read as a string`);
-    return String(value);
-  }
-  if (isRecord(value) && types.includes('object')) {
-    const properties = (schema.properties ?? {}) as Record<string, JSONSchema>;
-    const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) {
-      // A "__proto__" key from the model stays a plain own key, as JSON.parse makes it.
-      Object.defineProperty(out, key, {
-        value: coerceToSchema(field, Object.hasOwn(properties, key) ? properties[key] : undefined, path ? `${path}.${key}` : key, notes),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
-  }
-  if (Array.isArray(value) && types.includes('array')) {
-    const items = schema.items as JSONSchema | undefined;
-    return value.map((item, index) => coerceToSchema(item, items, `${name}[${index}]`, notes));
-  }
-  return value;
-}
-
-function coerceString(text: string, types: string[]): unknown {
-  const trimmed = text.trim();
-  if ((types.includes('number') || types.includes('integer')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(trimmed)) {
-    const number = Number(trimmed);
-    if (Number.isFinite(number)) return number;
-  }
-  if (types.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
-  if (types.includes('null') && trimmed === 'null') return null;
-  // A JSON-encoded object or array inside a string field ("{\"a\": 1}").
-  if ((types.includes('object') && trimmed.startsWith('{')) || (types.includes('array') && trimmed.startsWith('['))) {
-    try {
-      const decoded: unknown = JSON.parse(trimmed);
-      if ((isRecord(decoded) && types.includes('object')) || (Array.isArray(decoded) && types.includes('array'))) {
-        return decoded;
-      }
-    } catch {
-      return undefined;
+/** What the text ends inside of, if it stops before closing a string, array or object it opened. */
+export function unclosed(text: string): string | undefined {
+  const stack: string[] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote !== undefined) {
+      if (char === '\\') i++;
+      else if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+    } else if (char === '{' || char === '[') {
+      stack.push(CLOSERS[char]);
+    } else if ((char === '}' || char === ']') && stack.includes(char)) {
+      // A closer also closes anything opened after its match and left open (damage, not a cut).
+      stack.length = stack.lastIndexOf(char);
     }
   }
-  return undefined;
+  if (quote !== undefined) return 'a string';
+  const last = stack.at(-1);
+  return last === undefined ? undefined : last === '}' ? 'an object' : 'an array';
 }

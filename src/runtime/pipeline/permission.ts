@@ -4,10 +4,11 @@
 // again (hard blocks, deny rules), so a hook cannot smuggle in what the rules refuse.
 import type { AnyTool, PermissionCheck, ToolContext } from '../tool/types.js';
 import { runHooks } from '../hooks/run.js';
-import type { PermissionDecision, RuntimeContext, ToolEvent } from './types.js';
+import type { PermissionAnswer, PermissionDecision, RuntimeContext, ToolEvent } from './types.js';
 import { errorContent, type ErrorContent } from '../results/errors.js';
-import { fail, type StageResult } from './outcome.js';
+import { fail, preview, type StageResult } from './outcome.js';
 import { messageOf } from '../util/message.js';
+import { isRecord } from '../util/record.js';
 import { reportHooks } from './hook-outcome.js';
 import type { ToolInput } from './parse.js';
 
@@ -50,6 +51,7 @@ export async function decidePermission(request: PermissionInput, rt: RuntimeCont
     return fail('denied', `${tool.name}: the permission policy failed (${messageOf(error)}); the call was not run.`);
   }
   if (decision.updatedInput) input = decision.updatedInput;
+  decision = tightenedByHook(decision, request.hookDecision);
 
   const asked = decision.behavior === 'ask';
   if (asked) {
@@ -158,8 +160,12 @@ async function resolveAsk(
     };
   }
   try {
-    const answer = await rt.askPermission({ tool, input, decision, toolUseId }, signal);
-    if (answer.allow) {
+    const answer: unknown = await rt.askPermission({ tool, input, decision, toolUseId }, signal);
+    if (!isPermissionAnswer(answer)) {
+      const reason = `askPermission answered ${preview(answer)}, which is not a permission answer; it must return { behavior: 'allow' } or { behavior: 'deny', message? }`;
+      return { decision: { ...decision, behavior: 'deny', reason, suggestions: undefined }, by: 'user' };
+    }
+    if (answer.behavior === 'allow') {
       // A read outside the workspace, approved: its folder joins the session's roots (the tool's
       // own path check and later calls see it), as Claude Code's "add this directory" does.
       if (decision.addDirectory && !rt.session.roots.includes(decision.addDirectory)) rt.session.roots.push(decision.addDirectory);
@@ -170,6 +176,20 @@ async function resolveAsk(
   } catch (error) {
     return { decision: { ...decision, behavior: 'deny', reason: `the permission prompt failed (${messageOf(error)})` }, by: 'user' };
   }
+}
+
+/**
+ * Pure: a PreToolUse hook's "ask" holds whatever the policy said (allowAll, a custom policy, the
+ * rule engine): an allow becomes an ask. Its deny never gets here (the call is blocked before).
+ */
+export function tightenedByHook(decision: PermissionDecision, hook: PermissionInput['hookDecision']): PermissionDecision {
+  if (hook?.behavior !== 'ask' || decision.behavior !== 'allow') return decision;
+  const reason = hook.reason ? `a PreToolUse hook asks for approval: ${hook.reason}` : 'a PreToolUse hook asks for approval';
+  return { behavior: 'ask', reason, suggestions: [] };
+}
+
+function isPermissionAnswer(answer: unknown): answer is PermissionAnswer {
+  return isRecord(answer) && (answer.behavior === 'allow' || answer.behavior === 'deny');
 }
 
 /** What the model reads on a deny: why, and which rule would allow it. */

@@ -1,13 +1,9 @@
-// One tool call through the whole path: prepare → execute → finalize.
+// One tool call on its own, on the one call runner: prepare → execute → finalize, with the
+// abort, hook and permission behaviour of a batch (nothing to schedule it against).
 import type { ToolCallResult } from '../tool/types.js';
 import type { RuntimeContext, ToolCallRequest } from './types.js';
-import { prepareCall } from './prepare.js';
-import { forCallPath } from './runtime.js';
-import { executeCall, finalizeCall } from './execute.js';
+import { CallRunner } from '../scheduler/runner.js';
 
-export async function runToolCall(request: ToolCallRequest, runtime: RuntimeContext, signal: AbortSignal): Promise<ToolCallResult> {
-  const rt = forCallPath(runtime);
-  const prepared = await prepareCall(request, rt, signal);
-  const execution = prepared.kind === 'ready' ? await executeCall(prepared) : undefined;
-  return finalizeCall(prepared, execution, rt, signal);
+export function runToolCall(request: ToolCallRequest, runtime: RuntimeContext, signal?: AbortSignal): Promise<ToolCallResult> {
+  return new CallRunner(runtime, { schedule: false }).run(request, signal);
 }

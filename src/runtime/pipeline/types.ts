@@ -49,9 +49,10 @@ export interface PermissionPolicy {
   decide(request: PermissionRequest): PermissionDecision | Promise<PermissionDecision>;
 }
 
+/** A person's answer: the same `behavior` words a policy's decision uses. */
 export interface PermissionAnswer {
-  allow: boolean;
-  /** Message to the model on "no". */
+  behavior: 'allow' | 'deny';
+  /** Message to the model on "deny". */
   message?: string;
   /** "Always" answers: rules to add for this session or persist. */
   remember?: { rules: string[]; scope: 'session' | 'project' };

@@ -75,9 +75,19 @@ async function validateJSONSchema(tool: AnyTool, input: ToolInput): Promise<Stag
       path.push(String((error.params as { additionalProperty?: string }).additionalProperty));
       return describeIssue(path, 'is not a parameter of this tool; remove it', valueAt(input, path));
     }
-    return describeIssue(path, error.message ?? error.keyword, valueAt(input, path));
+    return describeIssue(path, ajvMessage(error), valueAt(input, path));
   });
   return invalid(tool, lines);
+}
+
+/** Ajv's message, with the allowed values where it leaves them out (the model needs them). */
+function ajvMessage(error: ErrorObject): string {
+  const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return `must be one of ${params.allowedValues.map((value) => JSON.stringify(value)).join(', ')}`;
+  }
+  if (error.keyword === 'const') return `must be ${JSON.stringify(params.allowedValue)}`;
+  return error.message ?? error.keyword;
 }
 
 function invalid(tool: AnyTool, lines: string[]): StageResult<ToolInput> {

@@ -10,6 +10,14 @@ export interface ProviderOptions {
   maxRetries?: number;
   /** First backoff delay in ms, doubled per retry (default 500); retry-after wins when sent. */
   retryBaseMs?: number;
+  /**
+   * OpenAI strict mode for function tools (openai, openai-responses): each schema is made strict
+   * where it can be (the model's calls then always match it); the rest are sent non-strict, said
+   * once per tool through `onNotice`. Anthropic ignores it.
+   */
+  strictTools?: boolean;
+  /** Where provider notices go (default: process.emitWarning). */
+  onNotice?: (message: string) => void;
   /** Environment to read (default process.env). */
   env?: NodeJS.ProcessEnv;
 }

@@ -1,11 +1,13 @@
 // Entry point of the providers: configuration, the factory, and the pieces others may reuse.
 import { resolveProviderConfig, type ProviderOptions } from './config.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_MS, type RetryOptions } from './retry.js';
+import { strictModeOf } from './strict.js';
 import { ProviderError, type ModelProvider } from './types.js';
 
 export { DEFAULT_MODELS, PLACEHOLDER_API_KEY, PROVIDER_NAMES, resolveProviderConfig } from './config.js';
 export type { ProviderOptions, ResolvedProviderConfig } from './config.js';
 export { sanitizeSchema, type SchemaTarget } from './schema.js';
+export { strictSchema, type StrictResult } from './strict.js';
 export { RAW_ARGUMENTS_KEY } from './content.js';
 export * from './types.js';
 
@@ -20,6 +22,7 @@ export async function createProvider(opts: ProviderOptions): Promise<ModelProvid
     maxRetries: Math.max(0, opts.maxRetries ?? DEFAULT_MAX_RETRIES),
     retryBaseMs: Math.max(0, opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS),
   };
+  const strict = strictModeOf(opts.strictTools, opts.onNotice ?? ((message) => process.emitWarning(message)));
   const target = { apiKey: config.apiKey, baseURL: config.baseURL, authToken: config.authToken };
   switch (config.provider) {
     case 'anthropic': {
@@ -28,11 +31,11 @@ export async function createProvider(opts: ProviderOptions): Promise<ModelProvid
     }
     case 'openai': {
       const [sdk, { createOpenAIChatProvider }] = await Promise.all([import('openai'), import('./openai-chat.js')]);
-      return createOpenAIChatProvider(sdk, target, retry);
+      return createOpenAIChatProvider(sdk, target, retry, strict);
     }
     case 'openai-responses': {
       const [sdk, { createOpenAIResponsesProvider }] = await Promise.all([import('openai'), import('./openai-responses.js')]);
-      return createOpenAIResponsesProvider(sdk, target, retry);
+      return createOpenAIResponsesProvider(sdk, target, retry, strict);
     }
   }
 }

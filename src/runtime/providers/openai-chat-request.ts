@@ -4,7 +4,7 @@ import type OpenAI from 'openai';
 import type { ContentBlock } from '../tool/types.js';
 import { dataUrl, imageNoteText, imagesOf, mergeTurns, toolInputJSON, toolResultText } from './content.js';
 import { openAIEffort } from './reasoning.js';
-import { sanitizeSchema } from './schema.js';
+import { openaiParameters, type StrictMode } from './strict.js';
 import type { AssistantPart, Message, ModelRequest, ToolSpec, UserPart } from './types.js';
 
 type ChatMessage = OpenAI.ChatCompletionMessageParam;
@@ -69,10 +69,10 @@ export function toChatMessages(system: string, messages: readonly Message[]): Ch
   return out;
 }
 
-export function toChatTools(tools: readonly ToolSpec[]): OpenAI.ChatCompletionFunctionTool[] {
+export function toChatTools(tools: readonly ToolSpec[], strict?: StrictMode): OpenAI.ChatCompletionFunctionTool[] {
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: sanitizeSchema(tool.inputSchema, 'openai') },
+    function: { name: tool.name, description: tool.description, ...openaiParameters(tool.name, tool.inputSchema, strict) },
   }));
 }
 
@@ -80,14 +80,14 @@ export function toChatTools(tools: readonly ToolSpec[]): OpenAI.ChatCompletionFu
  * `official` is true for api.openai.com, whose newer models accept only max_completion_tokens;
  * the compatible servers read max_tokens.
  */
-export function toChatParams(request: ModelRequest, official: boolean): OpenAI.ChatCompletionCreateParamsStreaming {
+export function toChatParams(request: ModelRequest, official: boolean, strict?: StrictMode): OpenAI.ChatCompletionCreateParamsStreaming {
   const limit =
     request.maxTokens === undefined ? {} : official ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens };
   const effort = openAIEffort(request.reasoning);
   return {
     model: request.model,
     messages: toChatMessages(request.system, request.messages),
-    ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
+    ...(request.tools.length > 0 ? { tools: toChatTools(request.tools, strict) } : {}),
     ...limit,
     ...(request.cache?.key !== undefined ? { prompt_cache_key: request.cache.key } : {}),
     ...(effort !== undefined ? { reasoning_effort: effort } : {}),

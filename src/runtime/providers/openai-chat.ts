@@ -4,6 +4,7 @@ import { ChatCallJoiner, type RawToolCallDelta } from './openai-chat-calls.js';
 import { toChatParams } from './openai-chat-request.js';
 import { streamingProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
+import type { StrictMode } from './strict.js';
 import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type Usage } from './types.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -74,7 +75,12 @@ export function createOpenAIClient(sdk: OpenAISdk, config: { apiKey: string; bas
   return { client, baseURL };
 }
 
-export function createOpenAIChatProvider(sdk: OpenAISdk, config: { apiKey: string; baseURL?: string }, retry: RetryOptions): ModelProvider {
+export function createOpenAIChatProvider(
+  sdk: OpenAISdk,
+  config: { apiKey: string; baseURL?: string },
+  retry: RetryOptions,
+  strict?: StrictMode,
+): ModelProvider {
   const { client, baseURL } = createOpenAIClient(sdk, config);
   const official = isOfficial(baseURL);
   return streamingProvider({
@@ -85,7 +91,7 @@ export function createOpenAIChatProvider(sdk: OpenAISdk, config: { apiKey: strin
     sdkErrors: sdk,
     retry,
     async *open(request, signal) {
-      const stream = await client.chat.completions.create(toChatParams(request, official), { signal });
+      const stream = await client.chat.completions.create(toChatParams(request, official, strict), { signal });
       yield* mapChatStream(stream);
     },
   });

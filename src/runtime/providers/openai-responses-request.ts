@@ -4,7 +4,7 @@ import type { ContentBlock } from '../tool/types.js';
 import { dataUrl, mergeTurns, toolInputJSON, toolResultText, type ToolResultPart } from './content.js';
 import { FREEFORM_PARAMETER } from '../tool/freeform.js';
 import { openAIEffort } from './reasoning.js';
-import { sanitizeSchema } from './schema.js';
+import { openaiParameters, type StrictMode } from './strict.js';
 import type { Message, ModelRequest, ToolSpec } from './types.js';
 
 type Item = OpenAI.Responses.ResponseInputItem;
@@ -68,32 +68,29 @@ export function toResponsesInput(messages: readonly Message[], freeform: Readonl
   return items;
 }
 
-export function toResponsesTools(tools: readonly ToolSpec[]): Array<OpenAI.Responses.FunctionTool | OpenAI.Responses.CustomTool> {
+export function toResponsesTools(
+  tools: readonly ToolSpec[],
+  strict?: StrictMode,
+): Array<OpenAI.Responses.FunctionTool | OpenAI.Responses.CustomTool> {
   return tools.map((tool) =>
     tool.freeform
       ? { type: 'custom', name: tool.name, description: tool.description, format: { type: 'grammar', ...tool.freeform } }
-      : functionTool(tool),
+      : functionTool(tool, strict),
   );
 }
 
-function functionTool(tool: ToolSpec): OpenAI.Responses.FunctionTool {
-  return {
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters: sanitizeSchema(tool.inputSchema, 'openai'),
-    // Strict mode needs every property required and additionalProperties false: not by default.
-    strict: false,
-  };
+function functionTool(tool: ToolSpec, strict: StrictMode | undefined): OpenAI.Responses.FunctionTool {
+  // Strict only when the provider was asked for it (the API's own default is strict).
+  return { type: 'function', name: tool.name, description: tool.description, ...openaiParameters(tool.name, tool.inputSchema, strict) };
 }
 
-export function toResponsesParams(request: ModelRequest): OpenAI.Responses.ResponseCreateParamsStreaming {
+export function toResponsesParams(request: ModelRequest, strict?: StrictMode): OpenAI.Responses.ResponseCreateParamsStreaming {
   const effort = openAIEffort(request.reasoning);
   return {
     model: request.model,
     input: toResponsesInput(request.messages, new Set(request.tools.filter((tool) => tool.freeform).map((tool) => tool.name))),
     ...(request.system !== '' ? { instructions: request.system } : {}),
-    ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
+    ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools, strict) } : {}),
     ...(request.maxTokens !== undefined ? { max_output_tokens: request.maxTokens } : {}),
     ...(effort !== undefined ? { reasoning: { effort } } : {}),
     // The whole history is sent each turn, so nothing needs keeping server-side.

@@ -5,6 +5,7 @@ import { createOpenAIClient } from './openai-chat.js';
 import { toResponsesParams } from './openai-responses-request.js';
 import { streamingProvider } from './provider.js';
 import type { RetryOptions } from './retry.js';
+import type { StrictMode } from './strict.js';
 import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type Usage } from './types.js';
 
 type OpenAISdk = typeof import('openai');
@@ -112,6 +113,7 @@ export function createOpenAIResponsesProvider(
   sdk: OpenAISdk,
   config: { apiKey: string; baseURL?: string },
   retry: RetryOptions,
+  strict?: StrictMode,
 ): ModelProvider {
   const { client, baseURL } = createOpenAIClient(sdk, config);
   return streamingProvider({
@@ -122,7 +124,7 @@ export function createOpenAIResponsesProvider(
     sdkErrors: sdk,
     retry,
     async *open(request, signal) {
-      const stream = await client.responses.create(toResponsesParams(request), { signal });
+      const stream = await client.responses.create(toResponsesParams(request, strict), { signal });
       yield* mapResponsesStream(stream);
     },
   });

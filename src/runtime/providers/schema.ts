@@ -7,9 +7,14 @@
 // - `$ref`/`$defs` are not followed by Ollama's and some other local servers' parsers, which read
 //   a fixed set of keywords and drop the rest, so references are inlined for every target;
 // - `$schema`/`$id`/`$comment` are noise to models and some servers refuse unknown meta keys;
-// - for OpenAI-style servers, boolean subschemas break typed parsers (Ollama decodes properties
-//   into structs), `format` values outside a small set are rejected in strict mode, and `const`
-//   is less widely understood than `enum`. Strict mode itself is not enabled.
+// - for OpenAI-style servers, boolean subschemas in `properties` and lists break typed parsers
+//   (Ollama decodes properties into structs), `format` values outside a small set are rejected in
+//   strict mode, and `const` is less widely understood than `enum`.
+// Every change keeps the schema's meaning (test/runtime/providers/schema-meaning.test.ts checks it
+// with Ajv), except folding top-level combinators, which no API accepts; wield validates every
+// call against the original schema, so what the API was not told is still enforced.
+// A boolean in a keyword's place (`additionalProperties: false`) stays as written: it is what
+// OpenAI's strict mode requires, and grammar-based servers (llama.cpp) cannot read `{"not": {}}`.
 import type { JSONSchema } from '../tool/types.js';
 import { isRecord } from '../util/record.js';
 
@@ -149,6 +154,7 @@ function openaiFixes(node: unknown): unknown {
     out = { ...rest, enum: [value] };
   }
   const fixed = mapSubschemas(out, openaiFixes);
+  for (const key of SCHEMA_VALUES) if (typeof out[key] === 'boolean') fixed[key] = out[key];
   // `additionalProperties: {}` means "anything"; `true` says so in a form every parser reads.
   if (isRecord(fixed.additionalProperties) && Object.keys(fixed.additionalProperties).length === 0) {
     fixed.additionalProperties = true;

@@ -1,7 +1,7 @@
 // The provider-neutral conversation and the streaming interface every provider implements.
 // Providers only translate: tool specs and messages in, stream events out.
 import type { ContentBlock, ErrorKind, JSONSchema } from '../tool/types.js';
-import type { CacheTtl } from '../context/breakpoints.js';
+import type { CacheTtl } from '../context/pricing.js';
 
 export type ProviderName = 'anthropic' | 'openai' | 'openai-responses';
 

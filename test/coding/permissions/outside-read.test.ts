@@ -46,7 +46,7 @@ describe('reading outside the workspace', () => {
     const { elsewhere, session, read } = setup('default', [], [], async (request) => {
       asked.push(request.decision.reason);
       expect(request.decision.addDirectory).toBe(path.join(elsewhere));
-      return { allow: true };
+      return { behavior: 'allow' };
     });
     const first = await read(path.join(elsewhere, 'notes.txt'));
     expect(text(first)).toContain('from another folder');
@@ -61,7 +61,7 @@ describe('reading outside the workspace', () => {
   });
 
   it('declined, or with no one to ask, it is refused and names additionalDirectories', async () => {
-    const declined = setup('default', [], [], async () => ({ allow: false }));
+    const declined = setup('default', [], [], async () => ({ behavior: 'deny' }));
     const no = await declined.read(path.join(declined.elsewhere, 'notes.txt'));
     expect(no.isError).toBe(true);
     expect(declined.session.roots).not.toContain(declined.elsewhere);
@@ -77,7 +77,7 @@ describe('reading outside the workspace', () => {
       let asked = 0;
       const { elsewhere, read } = setup(mode, ['Read'], [], async () => {
         asked += 1;
-        return { allow: false };
+        return { behavior: 'deny' };
       });
       expect((await read(path.join(elsewhere, 'notes.txt'))).isError).toBe(true);
       expect(asked).toBe(1);
@@ -87,11 +87,11 @@ describe('reading outside the workspace', () => {
     let asked = 0;
     const denied = setup('default', [], ['Read(//tmp/**)'], async () => {
       asked += 1;
-      return { allow: true };
+      return { behavior: 'allow' };
     });
     expect(text(await denied.read(path.join(denied.elsewhere, 'notes.txt')))).toMatch(/denied by rule/);
     expect(asked).toBe(0);
-    const writer = setup('bypassPermissions', [], [], async () => ({ allow: true }));
+    const writer = setup('bypassPermissions', [], [], async () => ({ behavior: 'allow' }));
     const write = await runToolCall(
       { id: 'w', name: 'Write', input: { file_path: path.join(writer.elsewhere, 'x.txt'), content: 'x' } },
       writer.rt,

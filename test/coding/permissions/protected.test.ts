@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { protectedWriteReason } from '../../../src/coding/permissions/protected.js';
+import { protectedOutsideWorkspace, protectedWriteReason } from '../../../src/coding/permissions/protected.js';
 import { bashRuleFor, editRuleFor } from '../../../src/coding/permissions/suggest.js';
 import { matchPathRule, parseRule } from '../../../src/coding/permissions/rules.js';
 import { loadBashAnalyzer } from '../../../src/coding/bash/index.js';
@@ -71,5 +71,13 @@ describe('editRuleFor', () => {
       }),
     );
     expect(editRuleFor('/other/a.ts', '/ws')).toBe('Edit(//other/a.ts)');
+  });
+});
+
+describe('protectedOutsideWorkspace', () => {
+  // projects.json records trusted projects: a command rewriting it would trust a project's settings.
+  it("guards wield's projects record next to its user settings", () => {
+    const list = protectedOutsideWorkspace(['/h'], ['/w']);
+    expect(list).toEqual(expect.arrayContaining(['/h/.wield/settings.json', '/h/.wield/projects.json', '/w/.wield/projects.json']));
   });
 });

@@ -1,5 +1,6 @@
 // The sandbox wired into the Bash tool: the tool's cwd tracking (fd 3) and process handling
 // keep working through bubblewrap.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,5 +65,20 @@ describe.skipIf(!status.available)(title, () => {
     const out = await tool.call({ command: 'sleep 20 & sleep 20', timeout: 300 }, f.ctx);
     expect(out.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  // bwrap's --new-session puts the command in a session of its own: the process group wield
+  // kills is bwrap's, not the command's children (they kept running and held the pipes).
+  it.each([
+    ['guarded (bypassPermissions)', 'mode'],
+    ['contained (read-only, no rule)', 'verdict'],
+  ] as const)('a %s command ends at its timeout, children included', async (_name, allowedBy) => {
+    const tool = bashTool({ wrap: createSandboxWrap({}, f.session, { home: f.home }), graceMs: 200 });
+    const started = Date.now();
+    const out = await tool.call({ command: 'tail -f /dev/null & sleep 21 & wait', timeout: 500 }, { ...f.ctx, allowedBy });
+    expect(out.timedOut).toBe(true);
+    expect(out.sandboxed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toMatch(/^sleep 21$/m);
   });
 });

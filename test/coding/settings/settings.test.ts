@@ -139,10 +139,11 @@ describe('loadSettings', () => {
       expect(errors?.[0].message).toContain('unknown key');
     });
 
+    // Claude Code's own events (PreCompact…) are set aside instead: carry-over.test.ts.
     it('an unknown hook event names the supported ones', async () => {
-      await write(settingsPaths(cwd, home).user, { hooks: { PreCompact: [] } });
+      await write(settingsPaths(cwd, home).user, { hooks: { PreToolUze: [] } });
       const { errors } = await loadSettings({ cwd, home });
-      expect(errors?.[0]).toMatchObject({ key: 'hooks.PreCompact', line: 3 });
+      expect(errors?.[0]).toMatchObject({ key: 'hooks.PreToolUze', line: 3 });
       expect(errors?.[0].message).toContain('PreToolUse');
     });
 

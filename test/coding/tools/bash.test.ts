@@ -83,6 +83,35 @@ describe('Bash', () => {
     expect(await waitUntil(() => !alive(pid))).toBe(true);
   });
 
+  it('returns when the shell exits though a daemon (setsid, nohup) holds its output, and ends and reports it', async () => {
+    const pidFile = path.join(ws.root, 'daemon');
+    const started = Date.now();
+    const out = await run(
+      tool,
+      { command: `setsid sleep 31 & echo $! > ${pidFile}; nohup sleep 32 & echo started`, timeout: 20_000 },
+      ws.ctx(),
+    );
+    expect(out.text).toContain('started');
+    // Names as seen at that moment: a child may not have exec'd its command yet.
+    expect(out.text).toMatch(/left 2 processes running \([^)]+\); ended when the command finished/);
+    // Well before the 20 s timeout the call would otherwise wait for.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(await waitUntil(() => !alive(pid))).toBe(true);
+  });
+
+  it('ends a setsid child that ignores SIGTERM at the timeout (SIGKILL after the grace)', async () => {
+    const pidFile = path.join(ws.root, 'stubborn');
+    const out = await run(
+      tool,
+      { command: `setsid bash -c 'trap "" TERM; echo $$ > ${pidFile}; while :; do sleep 0.05; done' & wait`, timeout: 400 },
+      ws.ctx(),
+    );
+    expect(out.text).toContain('timed out after 400 ms');
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(await waitUntil(() => !alive(pid))).toBe(true);
+  });
+
   it('stops on abort and says it was interrupted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
@@ -141,6 +170,7 @@ describe('formatBashResult (pure)', () => {
     timeoutMs: 1000,
     sandboxed: false,
     headLines: 0,
+    leftRunning: [],
   };
   it('marks failures as errors and names the spill file', () => {
     expect(formatBashResult(base).isError).toBe(false);

@@ -114,7 +114,7 @@ describe('runAgent with replies that stop short', () => {
     expect(JSON.stringify(provider.requests[1].messages)).toContain('cut off at the output-token limit');
   });
 
-  it("still repairs and runs broken JSON when the reply was not cut off, keeping the model's order", async () => {
+  it("still repairs and runs damaged (closed) JSON when the reply was not cut off, keeping the model's order", async () => {
     const seen: string[] = [];
     const recording = {
       ...noteTool,
@@ -126,7 +126,7 @@ describe('runAgent with replies that stop short', () => {
     const h = harness([recording]);
     const provider = scriptedProvider([
       callTools([
-        { id: 'a', name: 'Note', input: '{"text":"one"' },
+        { id: 'a', name: 'Note', input: '{"text":"one",}' },
         { id: 'b', name: 'Note', input: '{"text":"two"}' },
       ]),
       reply('ok'),

@@ -100,12 +100,12 @@ describe('replay helpers', () => {
       toolUseId,
     });
     const signal = new AbortController().signal;
-    expect(await ask(request('y'), signal)).toEqual({ allow: true });
+    expect(await ask(request('y'), signal)).toEqual({ behavior: 'allow' });
     // The person's own words, so the replayed denial reads as the recorded one.
-    expect(await ask(request('n'), signal)).toEqual({ allow: false, message: 'not now' });
-    expect(await ask(request('p'), signal)).toEqual({ allow: true });
-    expect(await ask(request('t'), signal)).toEqual({ allow: false, message: 'no one can approve it' });
-    expect(await ask(request('x'), signal)).toEqual({ allow: false, message: 'no answer was recorded for this prompt' });
+    expect(await ask(request('n'), signal)).toEqual({ behavior: 'deny', message: 'not now' });
+    expect(await ask(request('p'), signal)).toEqual({ behavior: 'allow' });
+    expect(await ask(request('t'), signal)).toEqual({ behavior: 'deny', message: 'no one can approve it' });
+    expect(await ask(request('x'), signal)).toEqual({ behavior: 'deny', message: 'no answer was recorded for this prompt' });
   });
 
   it('an error of the same kind in other words is a wording difference, not a real one', () => {

@@ -90,6 +90,8 @@ describe('parseArguments with hostile keys', () => {
     const result = parseArguments('{"__proto__": {"polluted": true}, "constructor": "5"}', {
       type: 'object',
       properties: { n: { type: 'integer' } },
+      // Open on purpose: a schema open by omission drops unknown keys (see coerce.ts).
+      additionalProperties: true,
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -97,5 +99,88 @@ describe('parseArguments with hostile keys', () => {
     expect(Object.keys(result.value)).toEqual(['__proto__', 'constructor']);
     expect(result.value.constructor).toBe('5');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('arguments cut off before they were closed', () => {
+  const cutOff = (result: ReturnType<typeof parseArguments>) =>
+    !result.ok && /cut off.*nothing was run.*again/s.test(JSON.stringify(result.error.content));
+
+  it('a Write cut off inside its content is refused as cut off, not "repaired" and run', () => {
+    const result = parseArguments('{"file_path": "r.txt", "content": "abc', schema);
+    expect(cutOff(result)).toBe(true);
+    expect(JSON.stringify(!result.ok && result.error.content)).toMatch(/inside a string/);
+    const list = parseArguments('{"list": [1, 2', schema);
+    expect(JSON.stringify(!list.ok && list.error.content)).toMatch(/inside an array/);
+  });
+
+  it('every strict prefix of an object is refused as cut off', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }),
+        fc.nat(),
+        fc.boolean(),
+        (object, at, pretty) => {
+          const text = pretty ? JSON.stringify(object, null, 2) : JSON.stringify(object);
+          expect(cutOff(parseArguments(text.slice(0, 1 + (at % (text.length - 1))), schema))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('damage inside closed JSON is still repaired (quotes, trailing commas, Python literals)', () => {
+    for (const text of ["{'n': 2, 'name': 'it\\'s',}", '{"flag": True, "name": "a"}', '{"n": 1,}', '{"list": [1, 2,], "name": "x}"}']) {
+      const result = parseArguments(text, schema);
+      expect(result.ok, text).toBe(true);
+      expect(result.ok && result.notes?.join(), text).toMatch(/repaired/);
+    }
+  });
+});
+
+describe('what strict models and sloppy models send', () => {
+  const tool = {
+    type: 'object',
+    properties: {
+      mode: { type: 'string', enum: ['read', 'Write', 'WRITE_ALL'] },
+      level: { enum: ['low', 'high'] },
+      note: { type: 'string' },
+      maybe: { type: ['string', 'null'] },
+    },
+    required: ['mode'],
+  };
+
+  it('null for an optional parameter is absent; null stays where the schema allows it or the parameter is required', () => {
+    expect(parseArguments({ mode: 'read', note: null, maybe: null }, tool)).toEqual({
+      ok: true,
+      value: { mode: 'read', maybe: null },
+      notes: [],
+    });
+    expect(parseArguments({ mode: null }, tool)).toEqual({ ok: true, value: { mode: null }, notes: [] });
+  });
+
+  it('an enum value in the wrong case is read as the one value it matches, and said so', () => {
+    const result = parseArguments({ mode: 'READ', level: ' High ' }, tool);
+    expect(result).toMatchObject({ ok: true, value: { mode: 'read', level: 'high' } });
+    expect(result.ok && result.notes?.join('\n')).toMatch(/"mode" was "READ" and was read as "read"/);
+    // Ambiguous or no match: left for validation to refuse with the allowed values.
+    const ambiguous = { type: 'object', properties: { m: { enum: ['a', 'A'] } } };
+    expect(parseArguments({ m: 'a ' }, ambiguous)).toMatchObject({ ok: true, value: { m: 'a ' } });
+    expect(parseArguments({ mode: 'writeall' }, tool)).toMatchObject({ ok: true, value: { mode: 'writeall' } });
+  });
+
+  it('an unknown parameter of a schema open by omission is dropped with a note naming the parameters', () => {
+    const result = parseArguments({ mode: 'read', nte: 'x' }, tool);
+    expect(result).toMatchObject({ ok: true, value: { mode: 'read' } });
+    expect(result.ok && result.notes?.join()).toMatch(
+      /"nte" is not a parameter here and was ignored; the parameters are: mode, level, note, maybe/,
+    );
+    // Closed schemas leave it to validation (refused, naming the known ones); open ones keep it.
+    for (const additionalProperties of [false, true, { type: 'string' }]) {
+      expect(parseArguments({ mode: 'read', nte: 'x' }, { ...tool, additionalProperties })).toMatchObject({
+        ok: true,
+        value: { nte: 'x' },
+      });
+    }
   });
 });

@@ -76,6 +76,26 @@ describe('runToolCall', () => {
     expect(textOf(await runToolCall(call('Broken', {}), rt, signal))).toMatch(/its input schema is invalid/);
   });
 
+  it('an enum or const error lists the allowed values, for JSON Schema and zod tools alike', async () => {
+    const raw = defineTool({
+      name: 'Mode',
+      description: 'm',
+      inputJSONSchema: { type: 'object', properties: { mode: { enum: ['read', 'write'] }, kind: { const: 'file' } } },
+      call: async () => 'ran',
+    });
+    const typed = defineTool({
+      name: 'Typed',
+      description: 't',
+      inputSchema: z.object({ mode: z.enum(['read', 'write']) }),
+      call: async () => 'ran',
+    });
+    const rt = makeRuntime([raw, typed]);
+    const bad = textOf(await runToolCall(call('Mode', { mode: 'append', kind: 'dir' }), rt, signal));
+    expect(bad).toMatch(/"mode": must be one of "read", "write" \(got string "append"\)/);
+    expect(bad).toMatch(/"kind": must be "file" \(got string "dir"\)/);
+    expect(textOf(await runToolCall(call('Typed', { mode: 'append' }), rt, signal))).toMatch(/"mode": .*"read".*"write"/);
+  });
+
   it('runs validateInput, and turns thrown errors into error results', async () => {
     const picky = defineTool({
       name: 'Picky',
@@ -103,9 +123,9 @@ describe('runToolCall', () => {
     const noTty = makeRuntime([echoTool], { policy: asking });
     const denied = await runToolCall(call('Echo', { text: 'a' }), noTty, signal);
     expect(textOf(denied)).toMatch(/no one can approve it in this non-interactive run\. To allow it, the user can add the rule "Echo"/);
-    const yes = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ allow: true }) });
+    const yes = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ behavior: 'allow' }) });
     expect(textOf(await runToolCall(call('Echo', { text: 'ok' }), yes, signal))).toBe('ok');
-    const no = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ allow: false, message: 'use Read' }) });
+    const no = makeRuntime([echoTool], { policy: asking, askPermission: async () => ({ behavior: 'deny', message: 'use Read' }) });
     expect(textOf(await runToolCall(call('Echo', { text: 'ok' }), no, signal))).toMatch(/the user declined: use Read/);
     expect(no.events.some((e) => e.type === 'permission_asked')).toBe(true);
   });

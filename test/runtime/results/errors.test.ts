@@ -47,7 +47,7 @@ describe('errorKind', () => {
     expect(await kindOf('Echo', { text: 'a' }, { policy: denyAll })).toBe('denied');
     const asking = { decide: () => ({ behavior: 'ask' as const, reason: 'needs approval' }) };
     expect(await kindOf('Echo', { text: 'a' }, { policy: asking })).toBe('denied');
-    expect(await kindOf('Echo', { text: 'a' }, { policy: asking, askPermission: async () => ({ allow: false }) })).toBe('denied');
+    expect(await kindOf('Echo', { text: 'a' }, { policy: asking, askPermission: async () => ({ behavior: 'deny' }) })).toBe('denied');
     expect(await kindOf('Picky', { v: 'toolerror' })).toBe('tool_failed');
     expect(await kindOf('Picky', { v: 'crash' })).toBe('tool_failed');
     expect(await kindOf('Picky', { v: 'own-error' })).toBe('tool_failed');
