@@ -1,5 +1,5 @@
 // `wield mcp list [--json]` (servers, state, tool counts, errors) and
-// `wield mcp serve [--http PORT] [--host H] [--token T]` (the pool as an MCP server).
+// `wield mcp serve [--http PORT] [--host H] [--token T] [--redis URL]` (the pool as an MCP server).
 import { InvalidArgumentError, type Command } from 'commander';
 import type { McpServerStatus } from '../../runtime/mcp/connection.js';
 import { commandAction as run, writeOut } from '../exit.js';
@@ -13,12 +13,27 @@ interface ServeFlags extends CliFlags {
   allowedHost?: string[];
   maxSessions?: number;
   idleTimeout?: number;
+  redis?: string;
+  taskAfter?: number;
 }
 
 function parseCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number of at least 1, got ${JSON.stringify(value)}`);
   return n;
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`expected a number of seconds above 0 (e.g. 2 or 0.5), got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function parseRedisUrl(value: string): string {
+  if (!/^rediss?:\/\/./.test(value))
+    throw new InvalidArgumentError(`expected a Redis URL such as redis://127.0.0.1:6379, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -93,6 +108,15 @@ async function serve(flags: ServeFlags): Promise<number> {
       `wield mcp serve: serving on ${flags.host} exposes every tool to the network; add --token TOKEN (or set WIELD_MCP_TOKEN), or bind to 127.0.0.1.`,
     );
   }
+  if (flags.http === undefined && (flags.redis !== undefined || flags.taskAfter !== undefined))
+    throw new SetupError(
+      'wield mcp serve: --redis and --task-after apply to --http only (stdio has one client and no replicas); add --http PORT.',
+    );
+  // Loaded only with a Redis URL; a wrong URL fails here, before anything is served.
+  const store =
+    flags.redis === undefined
+      ? undefined
+      : await (await import('../../runtime/mcp/gateway-redis.js')).RedisGatewayStore.connect(flags.redis);
   // stdout carries the protocol in stdio mode: everything for people goes to stderr.
   const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
@@ -115,6 +139,8 @@ async function serve(flags: ServeFlags): Promise<number> {
           },
       deferral: runtime.deferral,
       upstream: runtime.mcp?.upstream(),
+      store,
+      tasks: flags.taskAfter === undefined ? undefined : { afterMs: flags.taskAfter * 1000 },
     });
     if (handle.url) process.stderr.write(`wield: MCP gateway listening on ${handle.url}\n`);
     await untilShutdown(stdio);
@@ -122,6 +148,7 @@ async function serve(flags: ServeFlags): Promise<number> {
     return 0;
   } finally {
     await runtime.close();
+    await store?.close();
   }
 }
 
@@ -138,7 +165,13 @@ export function register(program: Command): void {
       .option('--token <token>', 'bearer token clients must send (or set WIELD_MCP_TOKEN)')
       .option('--allowed-host <name>', "a further name clients may send as Host, e.g. this machine's DNS name (repeatable)", collect)
       .option('--max-sessions <n>', 'most HTTP sessions kept at once (default 500)', parseCount)
-      .option('--idle-timeout <seconds>', 'close an HTTP session idle for this long (default 900)', parseCount),
+      .option('--idle-timeout <seconds>', 'close an HTTP session idle for this long (default 900)', parseCount)
+      .option('--redis <url>', 'share 2026-07-28 state (Tasks, used requestStates) with other replicas in this Redis', parseRedisUrl)
+      .option(
+        '--task-after <seconds>',
+        'a call still running after this long becomes a Task, for clients that declared Tasks (default 2)',
+        parseSeconds,
+      ),
   );
   serveCommand.action(run(() => serve(serveCommand.optsWithGlobals<ServeFlags>())));
 }

@@ -25,6 +25,9 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
+  // A body left unread (refused as too large) still sits on the socket, and the next request of
+  // a keep-alive client would queue behind it for ever: this connection closes after the reply.
+  if (!res.req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
