@@ -21,7 +21,9 @@ export class RedisGatewayStore implements GatewayStore {
 
   /** Connects (the first command waits for it); a wrong URL fails here, before serving. */
   static async connect(url: string): Promise<RedisGatewayStore> {
-    const { createClient } = await import('@redis/client');
+    const loaded: typeof import('@redis/client') & { default?: typeof import('@redis/client') } = await import('@redis/client');
+    // Bundled into a split chunk, the CommonJS package's exports arrive as `default` only.
+    const { createClient } = loaded.default ?? loaded;
     // A replica keeps serving its own requests while Redis is briefly away; errors surface per call.
     const client = createClient({ url, socket: { connectTimeout: 5_000 } }) as unknown as RedisLike;
     client.on('error', () => undefined);
