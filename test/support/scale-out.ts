@@ -76,7 +76,8 @@ async function listening(port: number, child: ChildProcess): Promise<void> {
 /** haproxy in front of the gateways: HTTP, round-robin (sticky only for 2025-era sessions); the MCP URL through it. */
 export async function startHaproxy(dir: string, backends: readonly string[]): Promise<Service> {
   const port = await freePort();
-  const servers = backends.map((url, i) => `  server g${i} ${new URL(url).host}`);
+  // Health checks take a dead replica out of the rotation within about a second.
+  const servers = backends.map((url, i) => `  server g${i} ${new URL(url).host} check inter 1s fall 1`);
   const config = [
     'global',
     '  maxconn 4096',

@@ -167,7 +167,7 @@ export function registerTaskHandlers(server: Server, gateway: ModernGateway): vo
   };
   server.setRequestHandler('tasks/get', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);
-    return detailedTask(await find(params.taskId), Date.now(), runner.settings.pollIntervalMs);
+    return detailedTask(await find(params.taskId), Date.now(), runner.settings.pollIntervalMs, runner.isRunningHere(params.taskId));
   });
   server.setRequestHandler('tasks/update', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);

@@ -19,6 +19,8 @@ describe('task rules', () => {
     const lost = detailedTask(record, 1_001, 500);
     expect(lost).toMatchObject({ status: 'failed', error: { code: -32603 }, lastUpdatedAt: new Date(1_000).toISOString() });
     expect(String(lost.statusMessage)).toContain('call the tool again');
+    // The replica running it knows it is alive: a renewal it made late (CPU-starved) loses nothing.
+    expect(detailedTask(record, 1_001, 500, true)).toMatchObject({ status: 'working' });
   });
 
   it('a completed task carries its result, a failed one its error, a cancelled one neither', () => {
