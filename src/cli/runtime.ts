@@ -7,6 +7,7 @@ import { untold } from '../coding/settings/trust.js';
 import { type CliSettings, loadCliSettings } from './settings.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
+import { isDeniedServerNote, withoutDeniedServers } from './mcp-deny.js';
 import {
   autoAllowsBash,
   createSandboxWrap,
@@ -123,11 +124,15 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
 
   const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox.option });
 
-  const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env });
+  const mcpConfigs = withoutDeniedServers(
+    loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env }),
+    settings.permissions.deny,
+  );
   // The untrusted .mcp.json is one of the ignored items above, told once; not again here on every run.
   const untrustedMcp = `${path.join(session.cwd, '.mcp.json')} ignored`;
   notices.push(
-    ...mcpConfigs.notes.filter((note) => !note.startsWith(untrustedMcp)),
+    // A server denied whole is the person's own choice: named by `wield mcp list`, not on every run.
+    ...mcpConfigs.notes.filter((note) => !note.startsWith(untrustedMcp) && !isDeniedServerNote(note)),
     ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`),
   );
   let mcp: McpManager | undefined;
