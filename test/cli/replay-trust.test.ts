@@ -6,6 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { buildCli, cleanEnv, runCli, tempDir } from './helpers.js';
+import { TmuxSession } from './tmux.js';
 import { type SessionRecord, SessionLog, sessionFile } from '../../src/runtime/agent/session-store.js';
 import { sessionKey } from '../../src/runtime/agent/session-key.js';
 import { sandboxStatus } from '../../src/coding/sandbox/index.js';
@@ -70,6 +71,35 @@ describe('wield replay of a session file', () => {
     expect(run.stdout).toContain('– Bash t1: not compared: its recorded approval is not given again');
     expect(run.stdout).toMatch(/^1 calls: 0 same, 1 not compared$/m);
     expect(run.stdout).not.toMatch(/1 same/);
+  });
+
+  it('from elsewhere, in a terminal: the person is asked, y or n only, and a no runs nothing', async () => {
+    const { env, canary, command, cwd } = place();
+    const file = path.join(cwd, 'attachment.jsonl');
+    writeFileSync(
+      file,
+      `${session('crafted', command)
+        .map((record) => JSON.stringify(record))
+        .join('\n')}\n`,
+    );
+    const tmux = TmuxSession.start(
+      `wield-replay-ask-${process.pid}`,
+      [process.execPath, cli, 'replay', file],
+      { ...env, TERM: 'xterm' },
+      cwd,
+    );
+    try {
+      await tmux.waitFor(`Allow Bash(echo pwned > ${canary})? y / n`);
+      // "Always" would save a rule for a folder deleted when the replay ends: only y or n.
+      tmux.type('a');
+      await tmux.waitFor('no rule can cover this call; answer y or n');
+      tmux.type('n');
+      const screen = await tmux.waitFor('[exit 1]');
+      expect(screen).toContain('✗ Bash t1: differs');
+      expect(existsSync(canary)).toBe(false);
+    } finally {
+      tmux.kill();
+    }
   });
 
   it("of the person's own: approvals count, edited they do not, and the command stays in the replay folder", async (ctx) => {

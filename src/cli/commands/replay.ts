@@ -12,7 +12,8 @@ import readline from 'node:readline';
 import { readSession, sessionFile, UnusableSessionError, wieldHome } from '../../runtime/agent/session-store.js';
 import { sessionKey, verifyChain } from '../../runtime/agent/session-key.js';
 import { replaySession, type CallComparison, type ReplayReport } from '../../runtime/agent/replay.js';
-import type { ToolCallRequest } from '../../runtime/pipeline/types.js';
+import type { AskPermission, ToolCallRequest } from '../../runtime/pipeline/types.js';
+import type { WieldPolicy } from '../../coding/permissions/engine.js';
 import type { WieldSettings } from '../../coding/settings/load.js';
 import { sandboxStatus } from '../../coding/sandbox/index.js';
 import { analyzeBash, loadBashAnalyzer } from '../../coding/bash/index.js';
@@ -103,15 +104,7 @@ export async function runReplay(file: string, flags: CliFlags): Promise<number> 
       rt: runtime.rt,
       signal: controller.signal,
       own,
-      askPerson: rl
-        ? createTerminalAsk({
-            ask: readlineAsk(rl),
-            policy: runtime.policy,
-            cwd: workspace,
-            trusted: false,
-            write: (text) => process.stdout.write(text),
-          })
-        : undefined,
+      askPerson: rl ? replayAsk(rl, runtime.policy, workspace) : undefined,
       notComparable: gitWithoutRepository,
       onCall: flags.json ? undefined : (comparison) => process.stdout.write(`${formatComparison(comparison)}\n`),
     });
@@ -124,6 +117,21 @@ export async function runReplay(file: string, flags: CliFlags): Promise<number> 
     await rm(workspace, { recursive: true, force: true });
     await rm(artefacts, { recursive: true, force: true });
   }
+}
+
+/**
+ * Asks the person in the terminal, y or n only: an "always" answer would save a rule for a
+ * folder that is gone when the replay ends (and record it in projects.json).
+ */
+function replayAsk(rl: readline.Interface, policy: WieldPolicy, workspace: string): AskPermission {
+  const ask = createTerminalAsk({
+    ask: readlineAsk(rl),
+    policy,
+    cwd: workspace,
+    trusted: false,
+    write: (text) => process.stdout.write(text),
+  });
+  return (request, signal) => ask({ ...request, decision: { ...request.decision, suggestions: [] } }, signal);
 }
 
 /**

@@ -173,14 +173,20 @@ export function recordedQuestions(records: readonly SessionRecord[]): AskUser {
   };
 }
 
-/** Writes the recorded files into the workspace standing for the recorded cwd. */
-export function restoreFiles(records: readonly SessionRecord[], workspace: string): { restored: number; missing: string[] } {
+/**
+ * Writes the recorded files into the workspace standing for the recorded cwd. From a log written
+ * elsewhere (`own` false), nothing inside a `.git` folder: a planted config (core.fsmonitor, a
+ * pager) would make a git command that only reads run a program of the file's author.
+ */
+export function restoreFiles(records: readonly SessionRecord[], workspace: string, own = true): { restored: number; missing: string[] } {
   let restored = 0;
   const missing: string[] = [];
   for (const record of records) {
     if (record.type !== 'file' || record.absent) continue;
     const target = path.resolve(workspace, record.path);
-    if (path.relative(workspace, target).startsWith('..')) continue; // a hand-edited log cannot write outside
+    const rel = path.relative(workspace, target);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue; // a hand-edited log cannot write outside
+    if (!own && rel.split(path.sep).includes('.git')) continue;
     if (record.content === undefined) {
       missing.push(record.path);
       continue;
@@ -264,7 +270,7 @@ export interface ReplayOptions {
 
 export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
   const recordedCwd = options.records.find((record) => record.type === 'session')?.cwd ?? options.workspace;
-  restoreFiles(options.records, options.workspace);
+  restoreFiles(options.records, options.workspace, options.own ?? true);
   // Questions are answered from the log only where a person answered them; a run that had no one
   // to ask (-p) is replayed without anyone to ask, as it ran.
   const answered = options.records.some((record) => record.type === 'answer');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -9,6 +9,7 @@ import {
   recordedAnswers,
   recordedTurns,
   relocate,
+  restoreFiles,
   touchesOnlyInside,
 } from '../../../src/runtime/agent/replay.js';
 import type { SessionRecord } from '../../../src/runtime/agent/session-store.js';
@@ -174,6 +175,20 @@ describe('replay helpers', () => {
     expect(await recordedAnswers(records, { own: true })(request('outside', { file_path: 'link/a' }), signal)).toEqual({
       behavior: 'allow',
     });
+  });
+
+  it('restores files with their times; from a log written elsewhere, nothing inside .git and nothing outside', () => {
+    const file = (rel: string): SessionRecord => ({ type: 'file', path: rel, content: `${rel}\n`, mtimeMs: 1_700_000_000_000 });
+    const records = [file('a.txt'), file('.git/config'), file('sub/.git/hooks/post-checkout'), file('../escape')];
+    const foreign = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wield-restore-')));
+    expect(restoreFiles(records, foreign, false).restored).toBe(1);
+    expect(existsSync(path.join(foreign, '.git'))).toBe(false);
+    expect(existsSync(path.join(foreign, 'sub', '.git'))).toBe(false);
+    expect(existsSync(path.join(path.dirname(foreign), 'escape'))).toBe(false);
+    expect(statSync(path.join(foreign, 'a.txt')).mtimeMs).toBe(1_700_000_000_000);
+    const own = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wield-restore-')));
+    expect(restoreFiles(records, own).restored).toBe(3);
+    expect(readFileSync(path.join(own, '.git', 'config'), 'utf8')).toBe('.git/config\n');
   });
 
   it('an error of the same kind in other words is a wording difference, not a real one', () => {
