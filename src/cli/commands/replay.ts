@@ -75,7 +75,7 @@ export async function runReplay(file: string, flags: CliFlags): Promise<number> 
   if (parsed.records.length === 0) throw new SetupError(`${new UnusableSessionError(file, parsed).message} Nothing to replay.`);
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wield-replay-')));
   const env = process.env;
-  const own = verifyChain(parsed.records, parsed.macs, sessionKey(wieldHome(env)));
+  const own = verifyChain(parsed.records, parsed.macs, sessionKey(wieldHome(env), false));
   const loaded = await loadCliSettings(workspace, flags, env);
   loaded.loaded.settings = replaySettings(loaded.loaded.settings);
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !flags.json;

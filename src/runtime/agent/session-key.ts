@@ -19,10 +19,11 @@ export function sessionKeyFile(home: string): string {
 }
 
 /**
- * This installation's key, created on first use. Undefined when it can be neither read nor made
- * (a read-only home): logs are then written unsigned and replay as from elsewhere.
+ * This installation's key, created on first use unless `create` is false (checking a log needs
+ * none: with no key, no log verifies). Undefined when it can be neither read nor made (a
+ * read-only home): logs are then written unsigned and replay as from elsewhere.
  */
-export function sessionKey(home: string): Buffer | undefined {
+export function sessionKey(home: string, create = true): Buffer | undefined {
   const file = sessionKeyFile(home);
   const read = (): Buffer | undefined => {
     try {
@@ -33,7 +34,7 @@ export function sessionKey(home: string): Buffer | undefined {
     }
   };
   const found = read();
-  if (found) return found;
+  if (found || !create) return found;
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // `wx`: two processes starting at once keep the first key rather than each writing its own.

@@ -24,6 +24,8 @@ function written(key: Buffer | undefined, log = path.join(temp(), 's.jsonl')): s
 describe('session signing', () => {
   it('keeps one private key per installation', () => {
     const home = temp();
+    expect(sessionKey(home, false)).toBeUndefined();
+    expect(existsSync(sessionKeyFile(home))).toBe(false);
     const key = sessionKey(home);
     expect(key?.length).toBe(32);
     expect(sessionKey(home)?.equals(key as Buffer)).toBe(true);
