@@ -19,11 +19,11 @@ afterAll(() => cleanup?.());
 const contained = (await sandboxStatus({ enabled: true })).available;
 
 /** A session whose one Bash call, approved by "the person", writes `canary`; its recorded result is what bash prints. */
-function session(id: string, command: string): SessionRecord[] {
+function session(id: string, command: string, input: Record<string, unknown> = { command }): SessionRecord[] {
   return [
     { type: 'session', version: 1, id, cwd: '/home/someone/project', createdAt: '2026-01-01T00:00:00.000Z' },
     { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'go' }] } },
-    { type: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command } }] } },
+    { type: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input }] } },
     { type: 'permission', toolUseId: 't1', toolName: 'Bash', decision: { behavior: 'allow', reason: 'approved by the user' }, by: 'user' },
     {
       type: 'message',
@@ -113,6 +113,15 @@ describe('wield replay of a session file', () => {
     writeFileSync(edited, readFileSync(own, 'utf8').replace('echo pwned', 'echo PWNED'));
     const tampered = await runCli(cli, ['replay', edited], { cwd, env });
     expect(tampered.stdout).toContain('not compared: its recorded approval is not given again');
+    expect(existsSync(canary)).toBe(false);
+
+    // Approved in the recording to run outside the sandbox: never so in a replay.
+    const unsandboxed = new SessionLog(sessionFile('own-unsandboxed', env), { key: sessionKey(home) });
+    for (const record of session('own-unsandboxed', command, { command, sandbox: false })) unsandboxed.append(record);
+    const outside = await runCli(cli, ['replay', 'own-unsandboxed'], { cwd, env });
+    expect(outside.stdout).toContain(
+      '– Bash t1: not compared: it asks to run outside the sandbox ("sandbox": false), which a replay never does',
+    );
     expect(existsSync(canary)).toBe(false);
 
     const run = await runCli(cli, ['replay', 'own-session'], { cwd, env });

@@ -12,7 +12,7 @@ import readline from 'node:readline';
 import { readSession, sessionFile, UnusableSessionError, wieldHome } from '../../runtime/agent/session-store.js';
 import { sessionKey, verifyChain } from '../../runtime/agent/session-key.js';
 import { replaySession, type CallComparison, type ReplayReport } from '../../runtime/agent/replay.js';
-import type { AskPermission, ToolCallRequest } from '../../runtime/pipeline/types.js';
+import type { AskPermission, PermissionPolicy, ToolCallRequest } from '../../runtime/pipeline/types.js';
 import type { WieldPolicy } from '../../coding/permissions/engine.js';
 import type { WieldSettings } from '../../coding/settings/load.js';
 import { sandboxStatus } from '../../coding/sandbox/index.js';
@@ -101,11 +101,11 @@ export async function runReplay(file: string, flags: CliFlags): Promise<number> 
     const report = await replaySession({
       records: parsed.records,
       workspace,
-      rt: runtime.rt,
+      rt: { ...runtime.rt, policy: containedPolicy(runtime.rt.policy) },
       signal: controller.signal,
       own,
       askPerson: rl ? replayAsk(rl, runtime.policy, workspace) : undefined,
-      notComparable: gitWithoutRepository,
+      notComparable: (call, folder) => (asksForNoSandbox(call.input) ? UNSANDBOXED : gitWithoutRepository(call, folder)),
       onCall: flags.json ? undefined : (comparison) => process.stdout.write(`${formatComparison(comparison)}\n`),
     });
     await writeOut(flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
@@ -149,6 +149,19 @@ export function replaySettings(settings: WieldSettings): WieldSettings {
       defaultMode: settings.permissions.defaultMode === 'bypassPermissions' ? 'acceptEdits' : settings.permissions.defaultMode,
     },
     sandbox: { ...sandbox, enabled: true, contain: true, autoAllowBash: false },
+  };
+}
+
+const UNSANDBOXED = 'it asks to run outside the sandbox ("sandbox": false), which a replay never does';
+
+const asksForNoSandbox = (input: unknown): boolean =>
+  typeof input === 'object' && input !== null && (input as { sandbox?: unknown }).sandbox === false;
+
+/** Today's policy, but a call that asks to leave the sandbox is refused whatever the recording approved. */
+export function containedPolicy(policy: PermissionPolicy): PermissionPolicy {
+  return {
+    decide: (request) =>
+      asksForNoSandbox(request.input) ? { behavior: 'deny', reason: `not replayed: ${UNSANDBOXED}` } : policy.decide(request),
   };
 }
 
