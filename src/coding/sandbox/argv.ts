@@ -3,7 +3,7 @@
 // bwrap applies its options in order and a later mount covers an earlier one at the same or a
 // deeper path (bwrap(1), "--bind SRC DEST"), hence: read-only root (or the view), then writable
 // folders, then the read-only and unreadable holes punched into them.
-import type { Mount } from './view.js';
+import { VIEW_UNSET_ENV, type Mount } from './view.js';
 
 export interface SandboxPlan {
   /** Working directory inside the sandbox. */
@@ -101,7 +101,10 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   }
   args.push(...ISOLATION_FLAGS);
   if (seccompFd !== undefined) args.push('--seccomp', String(seccompFd));
-  if (plan.home !== undefined) args.push('--setenv', 'HOME', plan.home);
+  if (plan.home !== undefined) {
+    args.push('--setenv', 'HOME', plan.home);
+    for (const name of VIEW_UNSET_ENV) args.push('--unsetenv', name);
+  }
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);
   return args;
 }

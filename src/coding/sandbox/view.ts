@@ -44,6 +44,12 @@ export const SSH_HOST_KEY = /^ssh_host_.*_key$/;
  */
 export const HARMLESS_HOME_FILES: readonly string[] = ['.config/git/ignore', '.config/git/attributes', '.editorconfig'];
 
+/**
+ * Unset in the view: they point into the home (or elsewhere) outside it; programs then use their
+ * defaults under the empty HOME, where the harmless files are.
+ */
+export const VIEW_UNSET_ENV: readonly string[] = ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
+
 export interface PathDirFact {
   /** Real path of a PATH entry that is a folder. */
   real: string;

@@ -116,5 +116,6 @@ describe('buildBwrapArgs with a view', () => {
     expect(at('--bind /home/u/proj /home/u/proj')).toBeLessThan(at('--ro-bind /home/u/proj/.git/hooks'));
     expect(at('--ro-bind /home/u/proj/.git/hooks')).toBeLessThan(at('--ro-bind /s/denied /home/u/proj/.env'));
     expect(args.join(' ')).toContain('--setenv HOME /home/u');
+    expect(args.join(' ')).toContain('--unsetenv XDG_CONFIG_HOME');
   });
 });
