@@ -89,6 +89,24 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     await holeThenClosed(`git -C ${other} log -p`, 'CANARY-other');
   });
 
+  it("a linked worktree's own repository is shown; a planted .git file naming another one is not", async () => {
+    const worktree = path.join(f.base, 'wt');
+    git(other, 'worktree', 'add', '-q', worktree);
+    const planted = path.join(f.base, 'planted');
+    mkdirSync(planted);
+    writeFileSync(path.join(planted, '.git'), `gitdir: ${path.join(other, '.git')}\n`);
+    const inRoot = async (root: string, script: string, allowedBy: AllowBasis): Promise<RunResult> => {
+      const s = createSession({ cwd: root, dir: path.join(f.base, `session-${path.basename(root)}`) });
+      const cmd = await createSandboxWrap({}, s, { home: f.home })(bash(script), { ...f.ctx, session: s, allowedBy }, {});
+      return runWrapped(cmd, root);
+    };
+    const log = 'git log -p 2>&1';
+    expect((await inRoot(worktree, log, 'verdict')).stdout).toContain('CANARY-other');
+    // The hole: through the whole-machine profile the planted file reads the other repository.
+    expect((await inRoot(planted, log, 'rule')).stdout).toContain('CANARY-other');
+    expect((await inRoot(planted, log, 'verdict')).stdout).not.toContain('CANARY-other');
+  });
+
   it('/etc is there without its secrets', async () => {
     const control = await run('cat /etc/shadow', 'rule');
     // Readable where the tests run as root; elsewhere the file is unreadable anyway.
