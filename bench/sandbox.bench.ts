@@ -106,8 +106,7 @@ async function main(): Promise<void> {
       }
     }
     figures['plan right after a file was created (the walk is redone), 5000 files'] = await planAfterChange(large, base);
-    figures['profiles (true, small workspace): contained = read-only verdict, guarded = nobody approved, sandbox off'] =
-      await profileOverhead(small, base);
+    figures['profiles (small workspace), added over the same command run directly'] = await profileOverhead(small, base);
     figures['true, with sandbox.network.allowedHosts (the network bridge starts node inside)'] = await bridgeOverhead(small, base);
     console.log(JSON.stringify(figures, null, 2));
   } finally {
@@ -131,27 +130,49 @@ async function planAfterChange(ws: string, base: string): Promise<Record<string,
   return { planMedianMs: round(median(plans)) };
 }
 
-/** Added time of each profile over `true` run directly, paired in the same rounds. */
-async function profileOverhead(ws: string, base: string): Promise<Record<string, number>> {
+/**
+ * Added time of each profile over the same command run directly, paired in the same rounds, for
+ * `true` and `git status`: the view (contained: read-only verdict; confined: a mode's allow), the
+ * whole machine read-only (a rule's allow; what a command nobody approved got before the view)
+ * and guarded (containment off). Plan time of the view is reported on its own.
+ */
+async function profileOverhead(ws: string, base: string): Promise<Record<string, Record<string, number>>> {
   const session = createSession({ cwd: ws, dir: path.join(base, 'session-profiles') });
   const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
   const wrap = createSandboxWrap({}, session);
-  const argv = ['bash', '-c', 'true'];
-  const added: Record<string, number[]> = { contained: [], guarded: [] };
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const [name, allowedBy] of [
-      ['contained', 'verdict'],
-      ['guarded', 'mode'],
-    ] as const) {
-      const t0 = performance.now();
-      await runOnce('bash', argv.slice(1), ws);
-      const t1 = performance.now();
-      const wrapped = await wrap(argv, { ...ctx, allowedBy }, { command: 'true' });
-      await runOnce(wrapped.file, wrapped.args, ws);
-      added[name].push(performance.now() - t1 - (t1 - t0));
+  const uncontained = createSandboxWrap({ contain: false }, session);
+  const profiles = [
+    ['contained (view, read-only)', wrap, 'verdict'],
+    ['confined (view, writable)', wrap, 'mode'],
+    ['whole machine read-only (rule)', wrap, 'rule'],
+    ['guarded (contain: false)', uncontained, 'mode'],
+  ] as const;
+  const out: Record<string, Record<string, number>> = {};
+  for (const command of ['true', 'git status']) {
+    const argv = ['bash', '-c', command];
+    const added: Record<string, number[]> = Object.fromEntries(profiles.map(([name]) => [name, []]));
+    const plans: number[] = [];
+    const direct: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [name, w, allowedBy] of profiles) {
+        const t0 = performance.now();
+        await runOnce('bash', argv.slice(1), ws);
+        const t1 = performance.now();
+        const wrapped = await w(argv, { ...ctx, allowedBy }, { command });
+        const t2 = performance.now();
+        await runOnce(wrapped.file, wrapped.args, ws);
+        added[name].push(performance.now() - t1 - (t1 - t0));
+        direct.push(t1 - t0);
+        if (allowedBy === 'verdict') plans.push(t2 - t1);
+      }
     }
+    out[command] = {
+      directMedianMs: round(median(direct)),
+      ...Object.fromEntries(profiles.map(([name]) => [`${name} addedMedianMs`, round(median(added[name]))])),
+      viewPlanMedianMs: round(median(plans)),
+    };
   }
-  return { containedAddedMedianMs: round(median(added.contained)), guardedAddedMedianMs: round(median(added.guarded)) };
+  return out;
 }
 
 /** `true` sandboxed with and without allowed hosts: what the network bridge adds per command. */

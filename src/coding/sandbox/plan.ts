@@ -28,6 +28,8 @@ export interface ViewInput {
   machine: MachineFacts;
   /** Credentials (the analyser's list) and Read-denied paths; the same function every time, so walks are kept. */
   hide: HidePredicate;
+  /** This session's folder (real path), shown read-only. */
+  sessionDir?: string;
 }
 
 export interface PlanInput {
@@ -80,7 +82,9 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
   const spec = parseDenyRead(profile === 'guarded' ? [] : input.denyRead, input.home);
   const scans = roots.map((root) => scanRoot(root, spec.patterns, spec.exempt, viewed ? input.view?.hide : undefined));
   const view =
-    viewed && input.view ? computeView({ ...input.view.machine, roots: workspace, rootGitDirs: rootGitDirs(workspace) }) : undefined;
+    viewed && input.view
+      ? computeView({ ...input.view.machine, roots: workspace, rootGitDirs: rootGitDirs(workspace), sessionDir: input.view.sessionDir })
+      : undefined;
   // In the view, only masks over what it shows: the homes are empty folders there already.
   const shown = (p: string): boolean =>
     view === undefined || roots.some((r) => isUnder(p, r)) || view.mounts.some((m) => m.kind === 'ro-bind' && isUnder(p, m.dest));

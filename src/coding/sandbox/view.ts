@@ -72,6 +72,8 @@ export interface ViewFacts {
   roots: readonly string[];
   /** The roots' own git folders outside them (a linked worktree's), checked to belong to the root. */
   rootGitDirs: readonly string[];
+  /** This session's own files (spilled outputs the model is pointed at), read-only; the analyser counts them as readable too. */
+  sessionDir?: string;
 }
 
 export interface View {
@@ -109,7 +111,8 @@ export function computeView(facts: ViewFacts): View {
     mounts.push({ kind: 'ro-bind', src: dir, dest: dir });
   }
   for (const root of facts.roots) mounts.push({ kind: 'ro-bind', src: root, dest: root });
-  for (const dir of facts.rootGitDirs) {
+  const extra = [...facts.rootGitDirs, ...(facts.sessionDir === undefined ? [] : [facts.sessionDir])];
+  for (const dir of extra) {
     if (!facts.roots.some((root) => isUnder(dir, root))) mounts.push({ kind: 'ro-bind', src: dir, dest: dir });
   }
   return {

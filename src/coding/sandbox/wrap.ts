@@ -19,6 +19,7 @@ import { sandboxStatus } from './status.js';
 import { messageOf } from '../../runtime/util/message.js';
 import { mayNameSecret } from '../bash/paths.js';
 import { machineFacts, type MachineFacts } from './view-facts.js';
+import { realOrUndefined } from './fs-probe.js';
 
 export interface WrappedCommand {
   file: string;
@@ -113,7 +114,9 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
   const readDenied = session.readDenied;
   const hide: HidePredicate = (abs, rel) => mayNameSecret(rel) || readDenied?.(abs) === true;
   const viewFor = (profile: SandboxProfile): ViewInput | undefined =>
-    profile === 'contained' || profile === 'confined' ? { machine: machineNow(), hide } : undefined;
+    profile === 'contained' || profile === 'confined'
+      ? { machine: machineNow(), hide, sessionDir: realOrUndefined(session.dir) }
+      : undefined;
 
   return async (argv, ctx, input) => {
     const direct = (reason: string): WrappedCommand => ({ file: argv[0], args: argv.slice(1), sandboxed: false, reason });

@@ -90,6 +90,11 @@ describe('computeView', () => {
     expect(shown(view.mounts).slice(-3)).toEqual(['/home/u/proj', '/srv/main/.git/worktrees/proj', '/srv/main/.git']);
     expect(view.mounts.filter((m) => m.kind === 'bind')).toEqual([]);
   });
+
+  it("this session's own folder (spilled outputs) is shown read-only", () => {
+    const view = computeView(facts({ sessionDir: '/home/u/.wield/sessions/s1' }));
+    expect(view.mounts.at(-1)).toEqual({ kind: 'ro-bind', src: '/home/u/.wield/sessions/s1', dest: '/home/u/.wield/sessions/s1' });
+  });
 });
 
 describe('buildBwrapArgs with a view', () => {
