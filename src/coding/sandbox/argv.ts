@@ -32,8 +32,8 @@ export interface SandboxPlan {
   guardOnly?: boolean;
   /** Instead of the whole file system read-only: only these mounts (view.ts), the rest absent. */
   view?: readonly Mount[];
-  /** HOME inside the view. */
-  home?: string;
+  /** Variables set inside the view (HOME, git's identity); VIEW_UNSET_ENV are unset with them. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Flags that hold for every sandboxed command. */
@@ -101,8 +101,8 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   }
   args.push(...ISOLATION_FLAGS);
   if (seccompFd !== undefined) args.push('--seccomp', String(seccompFd));
-  if (plan.home !== undefined) {
-    args.push('--setenv', 'HOME', plan.home);
+  if (plan.env !== undefined) {
+    for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
     for (const name of VIEW_UNSET_ENV) args.push('--unsetenv', name);
   }
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);

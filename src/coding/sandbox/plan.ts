@@ -106,7 +106,7 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
       ...secrets,
       deniedFileSource: input.deniedFileSource,
       ...(profile === 'guarded' ? { guardOnly: true } : {}),
-      ...(view === undefined ? {} : { view: view.mounts, ...(view.home === undefined ? {} : { home: view.home }) }),
+      ...(view === undefined ? {} : { view: view.mounts, env: view.env }),
     },
     unprotected: unique(guard.unprotected),
   });

@@ -1,6 +1,7 @@
 // What computeView (view.ts) needs to know about this machine, looked up on disk. The part that
 // does not depend on the workspace (system folders, PATH, homes, /etc secrets) is read once per
 // wrap and kept while PATH is the same; the roots' git folders are read per command (a few stats).
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { kindOf, readText, realOrUndefined } from './fs-probe.js';
@@ -15,8 +16,8 @@ export interface MachineFacts extends Omit<ViewFacts, 'roots' | 'rootGitDirs'> {
 export interface MachineInput {
   homes: readonly string[];
   wieldHomes: readonly string[];
-  /** The PATH the command gets. */
-  envPath: string;
+  /** The environment commands get: its PATH, and git identity variables that win over config. */
+  env: NodeJS.ProcessEnv;
 }
 
 export function machineFacts(input: MachineInput): MachineFacts {
@@ -27,7 +28,7 @@ export function machineFacts(input: MachineInput): MachineFacts {
       if (link !== undefined) return [{ path: dir, link }];
       return kindOf(dir) === 'dir' ? [{ path: dir }] : [];
     }),
-    pathDirs: pathDirs(input.envPath),
+    pathDirs: pathDirs(input.env.PATH ?? ''),
     homes,
     wieldDirs: unique([...input.homes, ...input.wieldHomes].map((h) => realOrUndefined(path.join(h, '.wield'))).filter(isString)),
     harmless: homes.flatMap((home) =>
@@ -38,7 +39,18 @@ export function machineFacts(input: MachineInput): MachineFacts {
       }),
     ),
     etcSecrets: [...ETC_SECRETS.filter((p) => kindOf(p) !== undefined), ...sshHostKeys()],
+    gitIdentity: {
+      name: input.env.GIT_AUTHOR_NAME === undefined ? globalGitConfig('user.name', input.env) : undefined,
+      email: input.env.GIT_AUTHOR_EMAIL === undefined ? globalGitConfig('user.email', input.env) : undefined,
+    },
   };
+}
+
+/** One key of the user's git config (`git config --global`), as git reads it; undefined when unset or git is missing. */
+function globalGitConfig(key: string, env: NodeJS.ProcessEnv): string | undefined {
+  const r = spawnSync('git', ['config', '--global', '--get', key], { cwd: '/', env, encoding: 'utf8', timeout: 5_000 });
+  const value = r.status === 0 ? r.stdout.trim() : '';
+  return value === '' ? undefined : value;
 }
 
 /** The roots' own git folders outside them: a linked worktree's, when its folder names the root back. */

@@ -74,6 +74,8 @@ export interface ViewFacts {
   rootGitDirs: readonly string[];
   /** This session's own files (spilled outputs the model is pointed at), read-only; the analyser counts them as readable too. */
   sessionDir?: string;
+  /** user.name and user.email from the user's git config (not secret), since ~/.gitconfig is not shown. */
+  gitIdentity?: { name?: string; email?: string };
 }
 
 export interface View {
@@ -81,8 +83,11 @@ export interface View {
   mounts: Mount[];
   /** Folders visible through the mounts that must be masked (wield's own folders inside the workspace). */
   deniedDirs: string[];
-  /** HOME inside: the first home, an empty private folder there (or the workspace, when a root holds it). */
-  home?: string;
+  /**
+   * Variables set inside: HOME (the first home, an empty private folder there, or the workspace
+   * when a root holds it) and git's identity, so a confined `git commit` works as outside.
+   */
+  env: Record<string, string>;
 }
 
 const isUnder = (child: string, parent: string): boolean =>
@@ -118,8 +123,18 @@ export function computeView(facts: ViewFacts): View {
   return {
     mounts,
     deniedDirs: facts.wieldDirs.filter((dir) => facts.roots.some((root) => isUnder(dir, root))),
-    ...(facts.homes.length > 0 ? { home: facts.homes[0] } : {}),
+    env: viewEnv(facts),
   };
+}
+
+function viewEnv(facts: ViewFacts): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (facts.homes.length > 0) env.HOME = facts.homes[0];
+  const { name, email } = facts.gitIdentity ?? {};
+  // Set in the environment already, they reach the command as they are and win over these.
+  if (name !== undefined) Object.assign(env, { GIT_AUTHOR_NAME: name, GIT_COMMITTER_NAME: name });
+  if (email !== undefined) Object.assign(env, { GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_EMAIL: email });
+  return env;
 }
 
 /**

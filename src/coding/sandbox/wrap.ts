@@ -58,8 +58,8 @@ export interface WrapOptions {
   home?: string;
   /** Folders holding wield's own `.wield/` (WIELD_HOME), whose user settings a guarded command may not change. */
   wieldHomes?: readonly string[];
-  /** The PATH commands get (process.env.PATH by default): its folders are shown in the view. */
-  envPath?: string;
+  /** The environment commands get (process.env by default): PATH's folders are shown in the view. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const supportDirOf = (session: SessionState): string => path.join(session.dir, 'sandbox');
@@ -104,10 +104,10 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
 
   // The view's machine facts, kept while PATH is the same (system folders and homes do not move).
   let machine: { path: string; facts: MachineFacts } | undefined;
-  const envPath = options.envPath ?? process.env.PATH ?? '';
+  const env = options.env ?? process.env;
   const machineNow = (): MachineFacts => {
-    if (machine?.path !== envPath)
-      machine = { path: envPath, facts: machineFacts({ homes, wieldHomes: options.wieldHomes ?? [], envPath }) };
+    const envPath = env.PATH ?? '';
+    if (machine?.path !== envPath) machine = { path: envPath, facts: machineFacts({ homes, wieldHomes: options.wieldHomes ?? [], env }) };
     return machine.facts;
   };
   // Hidden in the view: what the analyser refuses to read (its own test, not a copy) and what Read deny rules cover.

@@ -2,6 +2,7 @@
 // in another repository and in the workspace itself. Each read is shown reaching its canary
 // through the whole-machine profile a rule-allowed command gets (what a command nobody approved
 // got before the view), then not reaching it in the view; daily commands still work there.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,10 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     writeFileSync(path.join(f.outside, 'secret'), 'CANARY-outside\n');
     symlinkSync(f.outside, path.join(f.ws, 'link'));
     // The home: git credentials, wield's own folder.
-    writeFileSync(path.join(f.home, '.gitconfig'), '[url "https://u:CANARY-gitconfig@example.com/"]\n\tinsteadOf = https://example.com/\n');
+    writeFileSync(
+      path.join(f.home, '.gitconfig'),
+      '[user]\n\tname = Ada\n\temail = ada@example.org\n[url "https://u:CANARY-gitconfig@example.com/"]\n\tinsteadOf = https://example.com/\n',
+    );
     mkdirSync(path.join(f.home, '.wield', 'sessions'), { recursive: true });
     writeFileSync(path.join(f.home, '.wield', 'sessions', 's.jsonl'), '{"token":"CANARY-wield"}\n');
     mkdirSync(path.join(f.home, '.config', 'git'), { recursive: true });
@@ -139,6 +143,18 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     expect(readFileSync(path.join(f.ws, 'confined.txt'), 'utf8')).toBe('w\n');
     const ro = await run('echo x > contained.txt; echo "ws=$?"', 'verdict');
     expect(ro.stdout).toMatch(/ws=1/);
+  });
+
+  it("confined: git commit works with the identity from the user's git config, which stays hidden", async () => {
+    // As on a machine whose identity is only in ~/.gitconfig (the test runner sets it in the environment).
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^GIT_(AUTHOR|COMMITTER)_/.test(name)));
+    Object.assign(env, { HOME: f.home, XDG_CONFIG_HOME: path.join(f.home, '.config') });
+    const wrap = createSandboxWrap({}, session, { home: f.home, env });
+    const script = `echo more >> notes.txt && git commit -qam more && git log -1 --format=%an; cat ${f.home}/.gitconfig`;
+    const cmd = await wrap(bash(script), { ...f.ctx, session, allowedBy: 'mode' }, {});
+    const r = spawnSync(cmd.file, cmd.args, { cwd: f.ws, env, encoding: 'utf8' });
+    expect(r.stdout).toBe('Ada\n');
+    expect(r.stderr).toMatch(/No such file or directory/);
   });
 });
 

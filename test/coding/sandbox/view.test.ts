@@ -32,7 +32,7 @@ describe('computeView', () => {
       'ro-bind /home/u/proj',
     ]);
     expect(view.mounts[1]).toEqual({ kind: 'symlink', target: 'usr/bin', dest: '/bin' });
-    expect(view.home).toBe('/home/u');
+    expect(view.env).toEqual({ HOME: '/home/u' });
     expect(view.deniedDirs).toEqual([]);
   });
 
@@ -82,13 +82,24 @@ describe('computeView', () => {
     const view = computeView(facts({ roots: ['/home/u'] }));
     expect(dests(view.mounts)).not.toContain('tmpfs /home/u');
     expect(view.deniedDirs).toEqual(['/home/u/.wield']);
-    expect(view.home).toBe('/home/u');
+    expect(view.env.HOME).toBe('/home/u');
   });
 
   it("a root's own git folder outside it (linked worktree) is shown read-only; one inside is not mounted twice", () => {
     const view = computeView(facts({ rootGitDirs: ['/srv/main/.git/worktrees/proj', '/srv/main/.git', '/home/u/proj/.git'] }));
     expect(shown(view.mounts).slice(-3)).toEqual(['/home/u/proj', '/srv/main/.git/worktrees/proj', '/srv/main/.git']);
     expect(view.mounts.filter((m) => m.kind === 'bind')).toEqual([]);
+  });
+
+  it("git's identity from the user's config is set, since ~/.gitconfig is not shown", () => {
+    const view = computeView(facts({ gitIdentity: { name: 'Ada', email: 'ada@example.org' } }));
+    expect(view.env).toEqual({
+      HOME: '/home/u',
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.org',
+      GIT_COMMITTER_EMAIL: 'ada@example.org',
+    });
   });
 
   it("this session's own folder (spilled outputs) is shown read-only", () => {
@@ -109,7 +120,7 @@ describe('buildBwrapArgs with a view', () => {
     deniedFiles: ['/home/u/proj/.env'],
     deniedFileSource: '/s/denied',
     view: computeView(facts()).mounts,
-    home: '/home/u',
+    env: { HOME: '/home/u' },
   };
 
   it('replaces the read-only root; writable folders, protections and masks come after it', () => {
