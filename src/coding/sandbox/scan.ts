@@ -26,20 +26,32 @@ export type HidePredicate = (absPath: string, relPath: string) => boolean;
 
 interface Kept {
   key: string;
-  hide?: HidePredicate;
   folders: string[];
   stamps: string[];
   scan: RootScan;
 }
 
+/** Kept per root and per hide predicate: sandboxed and contained commands alternate in one session. */
 const kept = new Map<string, Kept>();
+const hideIds = new WeakMap<HidePredicate, number>();
+let lastHideId = 0;
+
+function keptKey(root: string, hide: HidePredicate | undefined): string {
+  if (hide === undefined) return root;
+  let id = hideIds.get(hide);
+  if (id === undefined) {
+    id = ++lastHideId;
+    hideIds.set(hide, id);
+  }
+  return `${root}\0${id}`;
+}
 
 /** What the walk of `root` finds, from the last walk when no folder in it has changed since. */
 export function scanRoot(root: string, patterns: readonly string[], exempt: readonly string[], hide?: HidePredicate): RootScan {
   const key = JSON.stringify([patterns, exempt]);
-  const last = kept.get(root);
-  if (last !== undefined && last.key === key && last.hide === hide && last.folders.every((folder, i) => stamp(folder) === last.stamps[i]))
-    return last.scan;
+  const at = keptKey(root, hide);
+  const last = kept.get(at);
+  if (last !== undefined && last.key === key && last.folders.every((folder, i) => stamp(folder) === last.stamps[i])) return last.scan;
   const started = Date.now();
   const scan = walk(root, patterns, exempt);
   if (hide !== undefined) scan.secrets = [...new Set([...scan.secrets, ...hiddenEntries(root, exempt, hide)])];
@@ -50,8 +62,8 @@ export function scanRoot(root: string, patterns: readonly string[], exempt: read
     const changed = changeTime(folder);
     return changed !== undefined && changed < started - CLOCK_SLACK_MS;
   });
-  if (settled) kept.set(root, { key, hide, folders, stamps, scan });
-  else kept.delete(root);
+  if (settled) kept.set(at, { key, folders, stamps, scan });
+  else kept.delete(at);
   return scan;
 }
 
