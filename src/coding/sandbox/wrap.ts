@@ -112,7 +112,9 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
   };
   // Hidden in the view: what the analyser refuses to read (its own test, not a copy) and what Read deny rules cover.
   const readDenied = session.readDenied;
-  const hide: HidePredicate = (abs, rel) => mayNameSecret(rel) || readDenied?.(abs) === true;
+  // The walk meets every folder before what is in it, so the last two segments (a name, or a pair
+  // like .config/gh) are enough, and cost half of the whole path on deep trees.
+  const hide: HidePredicate = (abs, rel) => mayNameSecret(rel.split('/').slice(-2).join('/')) || readDenied?.(abs) === true;
   const viewFor = (profile: SandboxProfile): ViewInput | undefined =>
     profile === 'contained' || profile === 'confined'
       ? { machine: machineNow(), hide, sessionDir: realOrUndefined(session.dir) }
