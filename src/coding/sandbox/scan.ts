@@ -25,13 +25,12 @@ const CLOCK_SLACK_MS = 2_000;
 export type HidePredicate = (absPath: string, relPath: string) => boolean;
 
 interface Kept {
-  key: string;
   folders: string[];
   stamps: string[];
   scan: RootScan;
 }
 
-/** Kept per root and per hide predicate: sandboxed and contained commands alternate in one session. */
+/** Kept per root, patterns and hide predicate: the profiles (contained, sandboxed, guarded) alternate in one session. */
 const kept = new Map<string, Kept>();
 const hideIds = new WeakMap<HidePredicate, number>();
 let lastHideId = 0;
@@ -49,9 +48,9 @@ function keptKey(root: string, hide: HidePredicate | undefined): string {
 /** What the walk of `root` finds, from the last walk when no folder in it has changed since. */
 export function scanRoot(root: string, patterns: readonly string[], exempt: readonly string[], hide?: HidePredicate): RootScan {
   const key = JSON.stringify([patterns, exempt]);
-  const at = keptKey(root, hide);
+  const at = `${keptKey(root, hide)}\0${key}`;
   const last = kept.get(at);
-  if (last !== undefined && last.key === key && last.folders.every((folder, i) => stamp(folder) === last.stamps[i])) return last.scan;
+  if (last?.folders.every((folder, i) => stamp(folder) === last.stamps[i])) return last.scan;
   const started = Date.now();
   const scan = walk(root, patterns, exempt);
   if (hide !== undefined) scan.secrets = [...new Set([...scan.secrets, ...hiddenEntries(root, exempt, hide)])];
@@ -62,7 +61,7 @@ export function scanRoot(root: string, patterns: readonly string[], exempt: read
     const changed = changeTime(folder);
     return changed !== undefined && changed < started - CLOCK_SLACK_MS;
   });
-  if (settled) kept.set(at, { key, folders, stamps, scan });
+  if (settled) kept.set(at, { folders, stamps, scan });
   else kept.delete(at);
   return scan;
 }

@@ -102,13 +102,16 @@ describe('scanRoot with a hide predicate (the view)', () => {
     expect(found).toEqual([path.join(root, 'a', 'server.key'), path.join(root, 'c', 'keys')]);
   });
 
-  it('keeps one walk per predicate, so sandboxed and contained commands in turn walk once each', () => {
+  it('keeps one walk per predicate and patterns, so contained, sandboxed and guarded commands in turn walk once each', () => {
     settle();
+    const guarded = (): unknown => scanRoot(root, [], []);
     scan();
     scanRoot(root, PATTERNS, EXEMPT, hide);
+    guarded();
     const after = walks();
     scan();
     scanRoot(root, PATTERNS, EXEMPT, hide);
+    guarded();
     expect(walks()).toBe(after);
   });
 });
