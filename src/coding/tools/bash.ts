@@ -195,8 +195,11 @@ export function bashTool(options: BashToolOptions = {}) {
       await loadBashAnalyzer();
       // Paths in the command are judged from the session's cwd and roots (spill files included),
       // which isReadOnly(input) alone cannot see.
-      const { cwd, roots, dir, readDenied } = ctx.session;
-      analyses.set(input, { analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }), cwd });
+      const { cwd, roots, dir, readDenied, contained } = ctx.session;
+      analyses.set(input, {
+        analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied, contained: contained && input.sandbox !== false }),
+        cwd,
+      });
       return { ok: true };
     },
     checkPermissions: async (input, ctx) => {
