@@ -65,8 +65,8 @@ async function onPath(programs: readonly string[], env: NodeJS.ProcessEnv): Prom
 export function uncontainedNotice(c: Containment): string {
   const fix = c.install ? ` Install containment with \`${c.install}\`.` : '';
   return (
-    `nothing contains commands here (${c.reason.replace(/\.\s*$/, '')}). So only a small audited core (cat, ls, grep, wc, ` +
-    'head and similar coreutils, without recursion that follows links or run-time arguments) runs without asking; ' +
-    `everything else, git and npm included, asks, and what you approve runs with your full access.${fix}`
+    `no sandbox here (${c.reason.replace(/\.\s*$/, '')}). Nothing is contained here: only a small audited core (cat, ls, grep, ` +
+    'wc, head and similar coreutils; not git, npm, awk, sed or find) runs without asking, once the analyser resolves the paths ' +
+    `and globs it names on disk; everything else asks, and what you approve runs with your full access.${fix}`
   );
 }

@@ -203,7 +203,7 @@ export function bashTool(options: BashToolOptions = {}) {
       return { ok: true };
     },
     checkPermissions: async (input, ctx) => {
-      if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
+      // `"sandbox": false` is the permission engine's to decide (it asks in every mode unless a rule names the command).
       const analysis = bashAnalysisOf(input);
       const risk = await gitConfigRisk(analysis.commands, ctx.session.cwd, analysis.gitDirs, ctx.session.roots);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };

@@ -58,7 +58,16 @@ const FRICTION = [
   'git show-branch --list',
   'npm pkg get name version',
 ];
-const DAILY = ['ls -la', 'git status', 'git log --oneline -5', 'git diff HEAD', 'head -n 20 README.md', 'grep -rn TODO src', 'du -sh .', 'uname -a'];
+const DAILY = [
+  'ls -la',
+  'git status',
+  'git log --oneline -5',
+  'git diff HEAD',
+  'head -n 20 README.md',
+  'grep -rn TODO src',
+  'du -sh .',
+  'uname -a',
+];
 
 describe('contained: the analyser decides friction only', () => {
   it('auto-runs at least 90% of the friction set', () => {
@@ -119,7 +128,7 @@ describe('alone: only the audited core runs', () => {
     'ls | xargs cat',
     "awk '{print}' README.md",
     'sed -n 1p README.md',
-    "jq . package.json",
+    'jq . package.json',
     'rg TODO',
     'tree -L 2',
     "sh -c 'ls'",
@@ -133,7 +142,10 @@ describe('alone: only the audited core runs', () => {
     try {
       expect(bash('grep -R CANARY src')).toContain('CANARY outside');
       expect(bash('grep -r CANARY src || true')).not.toContain('CANARY');
-      expect(verdict('grep -R CANARY src', false)).toMatchObject({ readOnly: false, reason: expect.stringMatching(/follows symbolic links/) });
+      expect(verdict('grep -R CANARY src', false)).toMatchObject({
+        readOnly: false,
+        reason: expect.stringMatching(/follows symbolic links/),
+      });
       expect(verdict('grep -r CANARY src', false).readOnly).toBe(true);
       expect(verdict('ls -RL src', false).readOnly).toBe(false);
       expect(verdict('du -L src', false).readOnly).toBe(false);
