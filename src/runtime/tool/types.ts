@@ -100,6 +100,11 @@ export interface SessionState {
    * The CLI sets it from the settings (permissions/read-deny.ts); absent, nothing is hidden.
    */
   readDenied?: (absPath: string) => boolean;
+  /**
+   * Commands that run without asking run contained (no home, workspace read-only, secrets hidden,
+   * no network): the shell analyser then only decides friction. Absent, it must hold alone.
+   */
+  contained?: boolean;
 }
 
 export type ToolProgress = { message?: string; output?: string; progress?: number; total?: number };
