@@ -18,7 +18,7 @@ export interface ProgramHost {
 }
 
 export interface ProgramLimits {
-  /** The program's heap (QuickJS memory limit). */
+  /** The program's heap (QuickJS memory limit); its interpreter's whole memory is capped at this plus INTERPRETER_BYTES. */
   memoryBytes: number;
   stackBytes: number;
   /** Time spent running the program's own code, tool calls excluded. */
@@ -28,6 +28,9 @@ export interface ProgramLimits {
   /** Printed characters kept; the rest is dropped and said so. */
   maxOutputChars: number;
 }
+
+/** What an interpreter holds besides the program's heap: its stack, static data, the runtime itself. */
+export const INTERPRETER_BYTES = 32 * 1024 * 1024;
 
 export const DEFAULT_LIMITS: ProgramLimits = {
   memoryBytes: 64 * 1024 * 1024,
@@ -58,8 +61,9 @@ export async function runProgram(module: QuickJSWASMModule, code: string, host: 
   let cpuUsed = 0;
   let sliceStart = 0;
   let cpuSpent = false;
+  let booting = true;
   runtime.setInterruptHandler(() => {
-    cpuSpent ||= cpuUsed + (performance.now() - sliceStart) > limits.cpuMs;
+    cpuSpent ||= !booting && cpuUsed + (performance.now() - sliceStart) > limits.cpuMs;
     return cpuSpent;
   });
   /** Runs the program's code, counting its CPU time. */
@@ -100,6 +104,9 @@ export async function runProgram(module: QuickJSWASMModule, code: string, host: 
     const boot = slice(() => vm.evalCode(BOOTSTRAP, 'bootstrap.js'));
     if (boot.error) throw new Error(`the interpreter's bootstrap failed: ${JSON.stringify(vm.dump(boot.error))}`);
     boot.value.dispose();
+    // The bootstrap is ours (and slow only while V8 compiles the interpreter's code): not the program's CPU.
+    booting = false;
+    cpuUsed = 0;
     const evaluated = slice(() => vm.evalCode(wrapProgram(code), PROGRAM_FILE));
     if (evaluated.error) return failure(evaluated.error);
     const main = evaluated.value;
@@ -113,9 +120,10 @@ export async function runProgram(module: QuickJSWASMModule, code: string, host: 
       // A settled program still waits for calls it started without awaiting: their effects happen anyway.
       if (state.type === 'fulfilled') {
         const value = state.value;
-        if (pending.size === 0 && vm.typeof(value) !== 'undefined')
-          print(out, `${slice(() => showValue(vm, value))}\n`, limits.maxOutputChars);
+        const shown = pending.size === 0 && vm.typeof(value) !== 'undefined' ? showValue(vm, value, slice) : undefined;
         value.dispose();
+        if (cpuSpent) return { kind: 'cpu' };
+        if (shown !== undefined) print(out, `${shown}\n`, limits.maxOutputChars);
         if (pending.size === 0) return { kind: 'completed' };
       }
       if (pending.size === 0) return { kind: 'stalled' };
@@ -134,7 +142,13 @@ export async function runProgram(module: QuickJSWASMModule, code: string, host: 
 
   function failure(error: QuickJSHandle): ProgramEnd {
     // An interrupt is how the CPU budget stops the program; it surfaces as an uncatchable error.
-    const failed = cpuSpent ? ({ kind: 'cpu' } as const) : errorEnd(vm, error, slice);
+    // Reading the error runs the program's getters, which may loop or throw in turn.
+    let failed: ProgramEnd;
+    try {
+      failed = cpuSpent ? { kind: 'cpu' } : errorEnd(vm, error, slice);
+    } catch {
+      failed = cpuSpent ? { kind: 'cpu' } : { kind: 'error', name: 'Error', message: 'the program threw a value that cannot be read' };
+    }
     error.dispose();
     return failed;
   }
@@ -202,9 +216,13 @@ function print(out: { text: string; truncated: boolean }, text: string, max: num
 }
 
 /** The program's value or error as text, read inside the guest (its getters run under the CPU budget). */
-function showValue(vm: QuickJSContext, value: QuickJSHandle): string {
-  const shown = vm.dump(value);
-  return typeof shown === 'string' ? shown : (JSON.stringify(shown) ?? String(shown));
+function showValue(vm: QuickJSContext, value: QuickJSHandle, slice: <T>(run: () => T) => T): string {
+  try {
+    const shown: unknown = slice(() => vm.dump(value));
+    return typeof shown === 'string' ? shown : (JSON.stringify(shown) ?? String(shown));
+  } catch {
+    return '(a value that cannot be shown)';
+  }
 }
 
 function errorEnd(vm: QuickJSContext, error: QuickJSHandle, slice: <T>(run: () => T) => T): ProgramEnd {

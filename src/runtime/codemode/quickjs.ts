@@ -11,17 +11,34 @@ import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-c
 import { isRecord } from '../util/record.js';
 
 // Node's WebAssembly global; the project's type libraries declare only its types.
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<WebAssembly.Module>;
+      Memory: new (descriptor: { initial: number; maximum: number }) => object;
+    };
+  }
+).WebAssembly;
 
 /** The name the build copies the WASM file to, beside the bundle's chunks. */
 export const WASM_FILE = 'quickjs-ng.wasm';
 
-type Instantiate = () => Promise<QuickJSWASMModule>;
+type Instantiate = (maxBytes: number) => Promise<QuickJSWASMModule>;
 let loading: Promise<Instantiate> | undefined;
 
-/** A fresh interpreter instance; the first call loads and compiles the WASM file (shared by all later ones). */
-export async function newInterpreter(): Promise<QuickJSWASMModule> {
-  return (await load())();
+/** The instance's memory before the program allocates (Emscripten's INITIAL_MEMORY for this build). */
+const INITIAL_BYTES = 16 * 1024 * 1024;
+const PAGE = 65536;
+
+/**
+ * A fresh interpreter instance whose WASM memory can never pass `maxBytes` (Emscripten's own
+ * default is 2 GB). QuickJS's heap limit does not count everything — ArrayBuffer contents escape
+ * it (measured: 2,042 buffers of 1 MB under a 16 MB limit) — so this cap is what bounds a program's
+ * memory; past it an allocation fails and QuickJS throws "out of memory". The first call loads and
+ * compiles the WASM file (shared by all later ones).
+ */
+export async function newInterpreter(maxBytes: number): Promise<QuickJSWASMModule> {
+  return (await load())(maxBytes);
 }
 
 /** Idempotent: concurrent callers share one load; a failed load is tried again next time. */
@@ -36,10 +53,13 @@ function load(): Promise<Instantiate> {
     const variant = (
       isRecord(imported.default) && 'default' in imported.default ? imported.default.default : imported.default
     ) as QuickJSSyncVariant;
-    // The bytes are handed over, so Emscripten's own lookup (relative to a file the bundle moved) is never used.
+    // The compiled module is handed over, so Emscripten's own lookup (relative to a file the bundle moved) is never used.
     const wasmModule = await wasm.compile(readFileSync(wasmFile()));
-    const fresh = newVariant(variant, { wasmModule });
-    return () => newQuickJSWASMModuleFromVariant(fresh);
+    return (maxBytes) => {
+      const maximum = Math.max(INITIAL_BYTES, Math.ceil(maxBytes / PAGE) * PAGE) / PAGE;
+      const wasmMemory = new wasm.Memory({ initial: INITIAL_BYTES / PAGE, maximum });
+      return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule, wasmMemory }));
+    };
   })().catch((error: unknown) => {
     loading = undefined;
     throw error;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool/define.js';
 import { type AnyTool, type Tool, ToolError } from '../tool/types.js';
 import { createBridge, isProgramRuntime, type LedgerEntry } from './bridge.js';
-import { DEFAULT_LIMITS, type ProgramLimits, type ProgramRun, runProgram } from './interpreter.js';
+import { DEFAULT_LIMITS, INTERPRETER_BYTES, type ProgramLimits, type ProgramRun, runProgram } from './interpreter.js';
 import { newInterpreter } from './quickjs.js';
 import { ledgerText, reportRun } from './report.js';
 import { signatureOf } from './signatures.js';
@@ -18,8 +18,11 @@ export const MAX_LISTED_TOOLS = 40;
 const input = z.object({
   code: z
     .string()
-    .trim()
-    .min(1, 'code must not be empty: send a JavaScript program, e.g. console.log(await tools.Read({file_path: "a.txt"}))')
+    // Not trimmed: the line numbers in errors are the program's own.
+    .refine(
+      (code) => code.trim() !== '',
+      'code must not be empty: send a JavaScript program, e.g. console.log(await tools.Read({file_path: "a.txt"}))',
+    )
     .describe('JavaScript: the body of an async function; call tools with await tools.Name({...}); print results with console.log'),
 });
 
@@ -75,7 +78,7 @@ export function createRunCodeTool(options: RunCodeOptions = {}): Tool<RunCodeInp
       if (isProgramRuntime(ctx.runtime))
         throw new ToolError('RunCode cannot run inside a program: call the tools directly, with await tools.Name(input).');
       const bridge = createBridge(ctx.runtime, ctx.toolUseId, ctx.signal);
-      const run = await runProgram(await newInterpreter(), code, bridge, limits);
+      const run = await runProgram(await newInterpreter(limits.memoryBytes + INTERPRETER_BYTES), code, bridge, limits);
       return { run, ledger: bridge.ledger };
     },
     toModel: (output) => reportRun(output.run, output.ledger, limits),
