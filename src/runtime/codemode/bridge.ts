@@ -5,7 +5,7 @@
 import type { ContentBlock, ErrorKind } from '../tool/types.js';
 import type { RuntimeContext } from '../pipeline/types.js';
 import { CallRunner } from '../scheduler/runner.js';
-import type { CallOutcome, ProgramHost } from './interpreter.js';
+import type { CallOutcome, ProgramHost } from './types.js';
 
 /** One inner call as the ledger tells it: which tool, and how it ended. */
 export interface LedgerEntry {

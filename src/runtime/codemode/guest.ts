@@ -9,7 +9,9 @@ export const BOOTSTRAP = `(() => {
   const print = globalThis.__wield_print;
   delete globalThis.__wield_call;
   delete globalThis.__wield_print;
+  // Taken now: a program replacing them later changes nothing here.
   const stringify = JSON.stringify;
+  const then = Promise.prototype.then;
   const show = (value) => {
     if (typeof value === 'string') return value;
     if (value instanceof Error) return String(value);
@@ -20,12 +22,17 @@ export const BOOTSTRAP = `(() => {
       return String(value);
     }
   };
-  const log = (...values) => print(values.map(show).join(' '));
+  // A plain loop: Array.prototype.map and join are the program's to replace.
+  const log = (...values) => {
+    let text = '';
+    for (let i = 0; i < values.length; i++) text += (i === 0 ? '' : ' ') + show(values[i]);
+    print(text);
+  };
   globalThis.console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
   // A failed call rejects with the stack of the line that made it, so an uncaught one names it.
   const callTool = (name, input) => {
     const site = new Error();
-    return call(name, input === undefined ? undefined : stringify(input)).then(undefined, (error) => {
+    return then.call(call(name, input === undefined ? undefined : stringify(input)), undefined, (error) => {
       error.stack = site.stack;
       throw error;
     });

@@ -7,15 +7,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { CustomizeVariantOptions, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { isRecord } from '../util/record.js';
 
-// Node's WebAssembly global; the project's type libraries declare only its types.
+// Node's WebAssembly global, typed by what the variant options take (the project's type libraries
+// do not declare it).
+type WasmModule = NonNullable<CustomizeVariantOptions['wasmModule']>;
+type WasmMemory = NonNullable<CustomizeVariantOptions['wasmMemory']>;
 const wasm = (
   globalThis as unknown as {
     WebAssembly: {
-      compile(bytes: Uint8Array): Promise<WebAssembly.Module>;
-      Memory: new (descriptor: { initial: number; maximum: number }) => object;
+      compile(bytes: Uint8Array): Promise<WasmModule>;
+      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
     };
   }
 ).WebAssembly;

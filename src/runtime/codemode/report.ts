@@ -2,7 +2,7 @@
 // the line and the cause), and a one-line ledger of its tool calls. Pure.
 import type { ToolResultContent } from '../tool/types.js';
 import type { LedgerEntry } from './bridge.js';
-import type { ProgramEnd, ProgramLimits, ProgramRun } from './interpreter.js';
+import type { ProgramEnd, ProgramLimits, ProgramRun } from './types.js';
 
 /** Groups of consecutive equal calls listed; the rest are counted. */
 const MAX_LEDGER_GROUPS = 30;

@@ -7,7 +7,7 @@ import type { PermissionPolicy, RuntimeContext } from '../../../src/runtime/pipe
 import type { HookHandler } from '../../../src/runtime/hooks/types.js';
 import { runToolCall } from '../../../src/runtime/pipeline/run.js';
 import { createRunCodeTool } from '../../../src/runtime/codemode/tool.js';
-import type { ProgramLimits } from '../../../src/runtime/codemode/interpreter.js';
+import type { ProgramLimits } from '../../../src/runtime/codemode/types.js';
 import { makeRuntime, textOf } from '../pipeline/helpers.js';
 
 export interface Effects {

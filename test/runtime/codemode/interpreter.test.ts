@@ -1,6 +1,7 @@
 // Bad programs end with a clear result naming the line and the cause, never a hung or crashed run.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, type ProgramHost, runProgram } from '../../../src/runtime/codemode/interpreter.js';
+import { runProgram } from '../../../src/runtime/codemode/interpreter.js';
+import { DEFAULT_LIMITS, type ProgramHost } from '../../../src/runtime/codemode/types.js';
 import { newInterpreter } from '../../../src/runtime/codemode/quickjs.js';
 import { codeRuntime, runCode } from './helpers.js';
 
