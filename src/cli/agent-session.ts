@@ -60,6 +60,14 @@ export interface AgentSession {
   close(): Promise<void>;
 }
 
+/** The settings' reply timeouts (seconds) as the provider takes them. */
+function streamTimeouts(stream: WieldSettings['modelStream']): { firstByteTimeoutMs?: number; idleTimeoutMs?: number } {
+  return {
+    ...(stream.firstByteTimeout !== undefined ? { firstByteTimeoutMs: stream.firstByteTimeout * 1000 } : {}),
+    ...(stream.idleTimeout !== undefined ? { idleTimeoutMs: stream.idleTimeout * 1000 } : {}),
+  };
+}
+
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
   const env = options.env ?? process.env;
   const { flags } = options;
@@ -111,7 +119,14 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       provider: config.provider,
     }),
     import('../runtime/providers/index.js').then(({ createProvider }) =>
-      createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
+      createProvider({
+        provider: config.provider,
+        model: config.model,
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        env,
+        ...streamTimeouts(settings.loaded.settings.modelStream),
+      }),
     ),
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);

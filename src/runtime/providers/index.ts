@@ -11,6 +11,7 @@ export { sanitizeSchema, type SchemaTarget } from './schema.js';
 export { strictSchema, type StrictResult } from './strict.js';
 export { RAW_ARGUMENTS_KEY } from './content.js';
 export { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from './provider.js';
+export { retryNotice } from './retry.js';
 export * from './types.js';
 
 /**

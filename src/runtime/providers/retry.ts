@@ -82,3 +82,9 @@ export async function* withRetries(
     }
   }
 }
+
+/** What a person is told while a reply is asked for again. */
+export function retryNotice(event: { attempt: number; maxRetries: number; delayMs: number; reason: string }): string {
+  const wait = event.delayMs >= 1000 ? ` in ${Math.round(event.delayMs / 1000)}s` : '';
+  return `${event.reason.replace(/\.$/, '')}. Asking the model again${wait} (retry ${event.attempt} of ${event.maxRetries}); the partial reply is dropped.`;
+}
