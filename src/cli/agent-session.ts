@@ -131,7 +131,11 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
-  const log = new SessionLog(file ?? sessionFile(id, env));
+  // A log that stops saving says so once: at the start among the notices, later as a run event.
+  let unsaid: string | undefined;
+  const log = new SessionLog(file ?? sessionFile(id, env), (message) => {
+    unsaid = message;
+  });
   answerLog = log;
   const snapshots = createFileSnapshots({ cwd: runtime.session.cwd, resolveTool: (name) => runtime.rt.resolveTool(name) });
   if (!file) {
@@ -145,6 +149,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       model: config.model,
     });
   }
+  if (unsaid !== undefined) runtime.notices.push(unsaid);
+  unsaid = undefined;
 
   // Taken once for the whole session, so the system prompt (and the cached prefix) never changes between prompts.
   const startedAt = new Date();
@@ -179,6 +185,10 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           for (const record of snapshots(event)) log.append(record);
           log.record(event);
           onEvent?.(event);
+          if (unsaid !== undefined) {
+            onEvent?.({ type: 'notice', message: unsaid });
+            unsaid = undefined;
+          }
         },
       });
       session.messages = result.messages;

@@ -87,12 +87,13 @@ export async function runOneShot(given: string | undefined, flags: CliFlags): Pr
   const started = performance.now();
   const claude = format === 'stream-json' ? new ClaudeStreamJson(session.id, session.model) : undefined;
   const emit = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
-  // A reply asked for again is said on stderr, so a stalled server never leaves -p silent.
+  // A reply asked for again (so a stalled server never leaves -p silent) and notices go to stderr.
   const onEvent =
     format === 'events'
       ? (event: AgentEvent) => emit(streamEvent(event, session.id))
       : (event: AgentEvent) => {
           if (event.type === 'model_retry') process.stderr.write(`wield: ${retryNotice(event)}\n`);
+          else if (event.type === 'notice') process.stderr.write(`wield: ${event.message}\n`);
           claude?.lines(event).forEach(emit);
         };
   try {

@@ -111,6 +111,10 @@ export function createTurnView(options: TurnViewOptions): TurnView {
           flush();
           line(dim(`↻ ${retryNotice(event)}`));
           break;
+        case 'notice':
+          flush();
+          line(dim(`note: ${plainText(event.message)}`));
+          break;
         case 'error':
           flush();
           line(`error: ${plainText(event.message)}`);

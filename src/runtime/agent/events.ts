@@ -94,5 +94,7 @@ export type AgentEvent =
    */
   | { type: 'model_retry'; attempt: number; maxRetries: number; delayMs: number; reason: string }
   | { type: 'error'; message: string }
+  /** Something a person should know that does not stop the run (e.g. the session log stopped saving). */
+  | { type: 'notice'; message: string }
   | { type: 'done'; result: AgentResult }
   | ToolEvent;

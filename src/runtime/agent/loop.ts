@@ -20,6 +20,7 @@ import { compactHistory, ContextTracker, promptCache, type ContextOptions } from
 import { addUsage, costUsd, emptyUsage, priceFor } from '../context/pricing.js';
 import { isContextLimitError } from '../context/limits.js';
 import { isRecord } from '../util/record.js';
+import { jsonDepth, MAX_ARGUMENT_DEPTH } from '../util/json-depth.js';
 
 /** The tools one request offers, and the system prompt text that goes with them. */
 export interface TurnTools {
@@ -378,9 +379,13 @@ function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: s
   return buildSystemPrompt({ tools, cwd: options.rt.session.cwd, date, extra });
 }
 
-/** The parsed object when the streamed JSON is a valid object ('' means no arguments), else the raw text for the pipeline to repair. */
+/**
+ * The parsed object when the streamed JSON is a valid object ('' means no arguments), else the
+ * raw text for the pipeline to repair or refuse (also when it nests too deeply to send back).
+ */
 export function decodeStreamedArguments(raw: string): unknown {
   if (raw.trim() === '') return {};
+  if (jsonDepth(raw) > MAX_ARGUMENT_DEPTH) return raw;
   try {
     const parsed: unknown = JSON.parse(raw);
     // Histories need an object here; anything else goes to the pipeline to be reported.

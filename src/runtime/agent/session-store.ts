@@ -7,6 +7,7 @@ import type { PermissionDecision } from '../pipeline/types.js';
 import type { Message } from '../providers/types.js';
 import type { ErrorKind } from '../tool/types.js';
 import type { AgentEvent } from './events.js';
+import { recordProblem } from './session-records.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -67,18 +68,41 @@ export function sessionArtefactsDir(id: string, env: NodeJS.ProcessEnv = process
 export class SessionLog {
   /** Whether the file is known to end with a newline (checked before the first append). */
   private endsClean = false;
+  /** Why saving stopped; once set, nothing more is written. */
+  private stopped: string | undefined;
 
-  constructor(readonly file: string) {
-    mkdirSync(path.dirname(file), { recursive: true });
+  /** `onFailure` hears, once, that the log stopped saving and why; the run goes on without it. */
+  constructor(
+    readonly file: string,
+    private readonly onFailure: (message: string) => void = () => undefined,
+  ) {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
-  // Synchronous appends: records stay in order and survive a process exit right after.
+  /** Why the log stopped saving, when it did. */
+  get failure(): string | undefined {
+    return this.stopped;
+  }
+
+  // Synchronous appends: records stay in order and survive a process exit right after. A log
+  // that cannot be written (a full disk, a record too deeply nested to encode) never takes the
+  // turn down: it stops saving and says so once.
   append(record: SessionRecord): void {
-    // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
-    // broken last line; the torn bytes are kept, the new record starts on a line of its own.
-    const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
-    appendFileSync(this.file, `${lead}${JSON.stringify(record)}\n`, { mode: 0o600 });
-    this.endsClean = true;
+    if (this.stopped !== undefined) return;
+    try {
+      const line = JSON.stringify(record);
+      // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
+      // broken last line; the torn bytes are kept, the new record starts on a line of its own.
+      const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
+      appendFileSync(this.file, `${lead}${line}\n`, { mode: 0o600 });
+      this.endsClean = true;
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
   /** Records what a session log keeps from an agent event (other events are transient). */
@@ -86,6 +110,21 @@ export class SessionLog {
     const record = recordFor(event);
     if (record) this.append(record);
   }
+
+  private stop(error: unknown): void {
+    this.stopped = `${whyNotSaved(error)}, so the session is no longer saved to ${this.file} from here on (the conversation goes on; a resume ends before this point)`;
+    this.onFailure(this.stopped);
+  }
+}
+
+/** What went wrong writing the log, in words. */
+export function whyNotSaved(error: unknown): string {
+  if (error instanceof RangeError) return 'A record is too deeply nested to save';
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'The disk is full';
+  if (code === 'EROFS') return 'The sessions folder is on a read-only file system';
+  if (code === 'EACCES' || code === 'EPERM') return 'The session file may not be written (permission denied)';
+  return `The session file could not be written (${error instanceof Error ? error.message : String(error)})`;
 }
 
 /** True for a missing or empty file, or one whose last byte is a newline. */
@@ -144,8 +183,6 @@ export interface ParsedSession {
   problemLines: number[];
 }
 
-const RECORD_TYPES = new Set(['session', 'message', 'history', 'tool_end', 'permission', 'file', 'answer']);
-
 /** Parses a session log; unreadable lines are reported, never fatal. */
 export function parseSession(text: string): ParsedSession {
   const records: SessionRecord[] = [];
@@ -161,10 +198,10 @@ export function parseSession(text: string): ParsedSession {
       problemLines.push(index + 1);
       return;
     }
-    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-    if (typeof type === 'string' && RECORD_TYPES.has(type)) records.push(value as SessionRecord);
+    const problem = recordProblem(value);
+    if (problem === undefined) records.push(value as SessionRecord);
     else {
-      problems.push(`line ${index + 1}: not a session record (expected "type" to be one of ${[...RECORD_TYPES].join(', ')})`);
+      problems.push(`line ${index + 1}: ${problem}`);
       problemLines.push(index + 1);
     }
   });
@@ -213,7 +250,7 @@ export function loadSessionForResume(file: string): ResumedSession {
   const notice =
     count === 0
       ? undefined
-      : `session ${file}: skipped ${count} unreadable ${count === 1 ? 'line' : 'lines'} (${describeLines(parsed.problemLines)}; a torn write or a hand edit), resuming from the rest; the file is left as it is`;
+      : `session ${file}: skipped ${count} unreadable ${count === 1 ? 'line' : 'lines'} (${describeLines(parsed.problemLines)}; a torn write, a hand edit or a record of the wrong shape), resuming from the rest; the file is left as it is`;
   return { ...parsed, messages: messagesOf(parsed.records), notice };
 }
 
