@@ -52,11 +52,15 @@ describe('shared settings files under concurrent writers', () => {
     writeFileSync(`${file}.lock`, '2147483646\n');
     expect(await withFileLock(file, async () => 'ran')).toBe('ran');
     const order: string[] = [];
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
     const first = withFileLock(file, async () => {
       order.push('first in');
+      entered();
       await new Promise((resolve) => setTimeout(resolve, 50));
       order.push('first out');
     });
+    await inside;
     const second = withFileLock(file, async () => {
       order.push('second');
     });
