@@ -162,7 +162,7 @@ const CASES: [string, () => Promise<Outcome>][] = [
     'session log on a full disk (/dev/full)',
     async () => {
       const heard: string[] = [];
-      const log = new SessionLog('/dev/full', (message) => heard.push(message));
+      const log = new SessionLog('/dev/full', { onFailure: (message) => heard.push(message) });
       for (let i = 0; i < 3; i++) log.append({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'x' }] } });
       return { held: heard.length === 1, detail: `no throw, told ${heard.length} time` };
     },

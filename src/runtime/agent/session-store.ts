@@ -8,6 +8,7 @@ import type { Message } from '../providers/types.js';
 import type { ErrorKind } from '../tool/types.js';
 import type { AgentEvent } from './events.js';
 import { recordProblem } from './session-records.js';
+import { recordMac } from './session-key.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -38,6 +39,8 @@ export type SessionRecord =
       content?: string;
       encoding?: 'utf8' | 'base64';
       absent?: true;
+      /** Its modification time (Glob lists newest first; a replay restores it so the order holds). */
+      mtimeMs?: number;
     }
   /** The person's answers to an AskUserQuestion call (null: dismissed), in the order asked. */
   | { type: 'answer'; questions: string[]; answers: string[][] | null };
@@ -65,22 +68,42 @@ export function sessionArtefactsDir(id: string, env: NodeJS.ProcessEnv = process
   return path.join(sessionsDir(env), id);
 }
 
+export interface SessionLogOptions {
+  /** Chains a MAC into every record, so a replay can tell this installation's logs (session-key.ts). */
+  key?: Buffer;
+  /**
+   * Keeps the records in memory until the model first answers: a run that fails before that (a
+   * rejected key, an unreachable server) leaves no session behind that holds only the prompt.
+   */
+  holdUntilReply?: boolean;
+  /** Hears, once, that the log stopped saving and why; the run goes on without it. */
+  onFailure?: (message: string) => void;
+}
+
 export class SessionLog {
   /** Whether the file is known to end with a newline (checked before the first append). */
   private endsClean = false;
+  /** The last record's MAC, once known ('' before the first record of a new file). */
+  private previousMac: string | undefined;
+  private pending: SessionRecord[] | undefined;
   /** Why saving stopped; once set, nothing more is written. */
   private stopped: string | undefined;
 
-  /** `onFailure` hears, once, that the log stopped saving and why; the run goes on without it. */
   constructor(
     readonly file: string,
-    private readonly onFailure: (message: string) => void = () => undefined,
+    private readonly options: SessionLogOptions = {},
   ) {
+    if (options.holdUntilReply) this.pending = [];
     try {
       mkdirSync(path.dirname(file), { recursive: true });
     } catch (error) {
       this.stop(error);
     }
+  }
+
+  /** False while records are held (nothing written yet); see SessionLogOptions.holdUntilReply. */
+  get saved(): boolean {
+    return this.pending === undefined;
   }
 
   /** Why the log stopped saving, when it did. */
@@ -93,8 +116,21 @@ export class SessionLog {
   // turn down: it stops saving and says so once.
   append(record: SessionRecord): void {
     if (this.stopped !== undefined) return;
+    if (this.pending) {
+      this.pending.push(record);
+      if (!isReply(record)) return;
+      const held = this.pending;
+      this.pending = undefined;
+      for (const entry of held) this.write(entry);
+      return;
+    }
+    this.write(record);
+  }
+
+  private write(record: SessionRecord): void {
+    if (this.stopped !== undefined) return;
     try {
-      const line = JSON.stringify(record);
+      const line = this.line(record);
       // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
       // broken last line; the torn bytes are kept, the new record starts on a line of its own.
       const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
@@ -105,6 +141,16 @@ export class SessionLog {
     }
   }
 
+  private line(record: SessionRecord): string {
+    const json = JSON.stringify(record);
+    const key = this.options.key;
+    if (!key) return json;
+    this.previousMac ??= lastMac(this.file);
+    const mac = recordMac(key, this.previousMac, json);
+    this.previousMac = mac;
+    return `${json.slice(0, -1)},"mac":"${mac}"}`;
+  }
+
   /** Records what a session log keeps from an agent event (other events are transient). */
   record(event: AgentEvent): void {
     const record = recordFor(event);
@@ -113,7 +159,7 @@ export class SessionLog {
 
   private stop(error: unknown): void {
     this.stopped = `${whyNotSaved(error)}, so the session is no longer saved to ${this.file} from here on (the conversation goes on; a resume ends before this point)`;
-    this.onFailure(this.stopped);
+    this.options.onFailure?.(this.stopped);
   }
 }
 
@@ -125,6 +171,23 @@ export function whyNotSaved(error: unknown): string {
   if (code === 'EROFS') return 'The sessions folder is on a read-only file system';
   if (code === 'EACCES' || code === 'EPERM') return 'The session file may not be written (permission denied)';
   return `The session file could not be written (${error instanceof Error ? error.message : String(error)})`;
+}
+
+/** The model has answered: what ends holding a new log's records. */
+function isReply(record: SessionRecord): boolean {
+  return (record.type === 'message' && record.message.role === 'assistant') || record.type === 'history';
+}
+
+/** The MAC of a log's last record, to chain a resumed session's records to ('' for no file). */
+function lastMac(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const { macs } = parseSession(text);
+  return macs[macs.length - 1] ?? '';
 }
 
 /** True for a missing or empty file, or one whose last byte is a newline. */
@@ -181,6 +244,8 @@ export interface ParsedSession {
   problems: string[];
   /** The 1-based numbers of those lines, in order. */
   problemLines: number[];
+  /** Each record's MAC as written (session-key.ts), taken out of the record; undefined where it has none. */
+  macs: (string | undefined)[];
 }
 
 /** Parses a session log; unreadable lines are reported, never fatal. */
@@ -188,6 +253,7 @@ export function parseSession(text: string): ParsedSession {
   const records: SessionRecord[] = [];
   const problems: string[] = [];
   const problemLines: number[] = [];
+  const macs: (string | undefined)[] = [];
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -199,14 +265,17 @@ export function parseSession(text: string): ParsedSession {
       return;
     }
     const problem = recordProblem(value);
-    if (problem === undefined) records.push(value as SessionRecord);
-    else {
+    if (problem === undefined) {
+      const { mac, ...record } = value as SessionRecord & { mac?: unknown };
+      records.push(record as SessionRecord);
+      macs.push(typeof mac === 'string' ? mac : undefined);
+    } else {
       problems.push(`line ${index + 1}: ${problem}`);
       problemLines.push(index + 1);
     }
   });
   const header = records.find((record): record is Extract<SessionRecord, { type: 'session' }> => record.type === 'session');
-  return { header, records, problems, problemLines };
+  return { header, records, problems, problemLines, macs };
 }
 
 /** "line 7", "lines 3, 4 and 9", at most `max` numbers then "and N more". */

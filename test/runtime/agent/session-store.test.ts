@@ -82,7 +82,7 @@ describe('session store', () => {
 
   it('stops saving on a full disk and says so once; the caller goes on', () => {
     const heard: string[] = [];
-    const log = new SessionLog('/dev/full', (message) => heard.push(message));
+    const log = new SessionLog('/dev/full', { onFailure: (message) => heard.push(message) });
     const message: Message = { role: 'user', content: [{ type: 'text', text: 'hi' }] };
     expect(() => log.append({ type: 'message', message })).not.toThrow();
     log.append({ type: 'message', message });
@@ -93,7 +93,7 @@ describe('session store', () => {
   it('stops saving a record nested too deeply to encode, without throwing', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'wield-deep-'));
     const heard: string[] = [];
-    const log = new SessionLog(path.join(dir, 's.jsonl'), (message) => heard.push(message));
+    const log = new SessionLog(path.join(dir, 's.jsonl'), { onFailure: (message) => heard.push(message) });
     let input: unknown = {};
     for (let i = 0; i < 20_000; i++) input = { a: input };
     const message: Message = { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Write', input }] };
