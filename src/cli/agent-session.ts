@@ -61,6 +61,14 @@ export interface AgentSession {
   close(): Promise<void>;
 }
 
+/** The settings' reply timeouts (seconds) as the provider takes them. */
+function streamTimeouts(stream: WieldSettings['modelStream']): { firstByteTimeoutMs?: number; idleTimeoutMs?: number } {
+  return {
+    ...(stream.firstByteTimeout !== undefined ? { firstByteTimeoutMs: stream.firstByteTimeout * 1000 } : {}),
+    ...(stream.idleTimeout !== undefined ? { idleTimeoutMs: stream.idleTimeout * 1000 } : {}),
+  };
+}
+
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
   const env = options.env ?? process.env;
   const { flags } = options;
@@ -112,13 +120,28 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       provider: config.provider,
     }),
     import('../runtime/providers/index.js').then(({ createProvider }) =>
-      createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
+      createProvider({
+        provider: config.provider,
+        model: config.model,
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        env,
+        ...streamTimeouts(settings.loaded.settings.modelStream),
+      }),
     ),
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
+  // A log that stops saving says so once: at the start among the notices, later as a run event.
+  let unsaid: string | undefined;
   // Signed, so a replay can tell it from a file written elsewhere; a new one is written only once the model answers.
-  const log = new SessionLog(file ?? sessionFile(id, env), { key: sessionKey(wieldHome(env)), holdUntilReply: file === undefined });
+  const log = new SessionLog(file ?? sessionFile(id, env), {
+    key: sessionKey(wieldHome(env)),
+    holdUntilReply: file === undefined,
+    onFailure: (message) => {
+      unsaid = message;
+    },
+  });
   answerLog = log;
   const snapshots = createFileSnapshots({ cwd: runtime.session.cwd, resolveTool: (name) => runtime.rt.resolveTool(name) });
   if (!file) {
@@ -132,6 +155,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       model: config.model,
     });
   }
+  if (unsaid !== undefined) runtime.notices.push(unsaid);
+  unsaid = undefined;
 
   // Taken once for the whole session, so the system prompt (and the cached prefix) never changes between prompts.
   const startedAt = new Date();
@@ -166,6 +191,10 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           for (const record of snapshots(event)) log.append(record);
           log.record(event);
           onEvent?.(event);
+          if (unsaid !== undefined) {
+            onEvent?.({ type: 'notice', message: unsaid });
+            unsaid = undefined;
+          }
         },
       });
       session.messages = result.messages;

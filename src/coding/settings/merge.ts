@@ -26,6 +26,8 @@ export interface WieldSettings {
   context: ContextSettings;
   /** The default model id (trusted layers only). */
   model?: string;
+  /** First-byte and idle timeouts of model replies, in seconds (trusted layers only). */
+  modelStream: NonNullable<SettingsFile['modelStream']>;
   /** Environment variables to set (trusted layers only). */
   env: Record<string, string>;
 }
@@ -48,6 +50,7 @@ export function emptySettings(): WieldSettings {
     sandbox: {},
     toolSearch: {},
     context: {},
+    modelStream: {},
     env: {},
   };
 }
@@ -92,6 +95,7 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
   if (data.model) into.model = data.model;
+  if (data.modelStream) into.modelStream = { ...into.modelStream, ...data.modelStream };
   Object.assign(into.env, data.env ?? {});
   if (data.context) into.context = { ...into.context, ...data.context, pricing: { ...into.context.pricing, ...data.context.pricing } };
   const sb = data.sandbox ?? {};
