@@ -141,9 +141,21 @@ export function resourceContent(server: string, result: ReadResourceResult): Con
     if ('text' in item && typeof item.text === 'string') return { type: 'text', text: `[${server}:${item.uri}] (${mime})\n${item.text}` };
     const blob = 'blob' in item && typeof item.blob === 'string' ? item.blob : '';
     if (item.mimeType?.startsWith('image/')) return { type: 'image', mediaType: item.mimeType, data: blob };
+    // A server may send text as a blob (MCP allows either for any type): text/* that decodes is text.
+    const text = item.mimeType?.startsWith('text/') ? utf8Text(blob) : undefined;
+    if (text !== undefined) return { type: 'text', text: `[${server}:${item.uri}] (${mime})\n${text}` };
     const bytes = Math.floor((blob.length * 3) / 4);
     return { type: 'text', text: `[${server}:${item.uri}] (${mime}): binary content, ${bytes} bytes, not shown` };
   });
+}
+
+/** The base64 blob as UTF-8 text, or undefined when its bytes are not valid UTF-8. */
+function utf8Text(blob: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(blob, 'base64'));
+  } catch {
+    return undefined;
+  }
 }
 
 function listingText(lists: ServerResources[]): string {
