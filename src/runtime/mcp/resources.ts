@@ -18,6 +18,8 @@ import { parseResourceReference } from './reference.js';
 export interface McpResourceSource {
   list(): McpServerStatus[];
   liveClient(server: string): Client | undefined;
+  /** Waits (bounded) for servers still connecting, so a listing right after start sees them. */
+  settleConnecting?(signal?: AbortSignal): Promise<string[]>;
 }
 
 export type McpAccessError = {
@@ -54,6 +56,7 @@ export interface ServerResources {
 
 /** Resources and templates of every connected server offering them (or of one server). */
 export async function listMcpResources(source: McpResourceSource, signal: AbortSignal, server?: string): Promise<ServerResources[]> {
+  await source.settleConnecting?.(signal);
   const names = server ? [server] : source.list().map((s) => s.name);
   return Promise.all(
     names.map(async (name): Promise<ServerResources> => {
@@ -87,6 +90,7 @@ export async function readMcpResource(
 ): Promise<Outcome<{ server: string; uri: string; result: ReadResourceResult }>> {
   const parts = typeof reference === 'string' ? parseResourceReference(reference) : reference;
   if (!parts) return { ok: false, kind: 'bad-reference', message: `Not a resource reference: "${reference}" (expected server:uri).` };
+  await source.settleConnecting?.(signal);
   const found = clientFor(source, parts.server, 'resources');
   if (!found.ok) return found;
   try {

@@ -10,6 +10,7 @@ import {
   createResourceTools,
   getMcpPrompt,
   listMcpPrompts,
+  listMcpResources,
   readMcpResource,
   resourceContent,
   resourceRuleMatches,
@@ -58,6 +59,33 @@ describe('resource references and rules', () => {
 });
 
 describe('ListMcpResources and ReadMcpResource', () => {
+  it('a listing or a read right after start waits for servers still connecting', async () => {
+    const fresh = new McpManager();
+    try {
+      fresh.connectAll(
+        { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+        { registry: testRuntime(allowAll).registry },
+      );
+      expect(fresh.list()[0].state).toBe('connecting');
+      const [listed] = await listMcpResources(fresh, signal);
+      expect(listed.error).toBeUndefined();
+      expect(listed.resources.map((r) => r.uri)).toContain(DOC);
+    } finally {
+      await fresh.close();
+    }
+    const another = new McpManager();
+    try {
+      another.connectAll(
+        { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+        { registry: testRuntime(allowAll).registry },
+      );
+      const read = await readMcpResource(another, `everything:${DOC}`, signal);
+      expect(read.ok).toBe(true);
+    } finally {
+      await another.close();
+    }
+  });
+
   it('lists resources and templates as server:uri lines, and says why a server is missing', async () => {
     const result = await runtime.call('ListMcpResources', {});
     expect(result.isError).toBe(false);
