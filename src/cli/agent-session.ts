@@ -95,7 +95,15 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       provider: config.provider,
     }),
     import('../runtime/providers/index.js').then(({ createProvider }) =>
-      createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
+      createProvider({
+        provider: config.provider,
+        model: config.model,
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        env,
+        strictTools: flags.strictTools ?? settings.loaded.settings.strictTools,
+        onNotice: (message) => process.stderr.write(`wield: ${message}\n`),
+      }),
     ),
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);

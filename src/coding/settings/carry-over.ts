@@ -15,6 +15,7 @@ export const WIELD_KEYS = [
   'context',
   'trustedProjects',
   'model',
+  'strictTools',
   'env',
 ] as const;
 

@@ -26,6 +26,8 @@ export interface WieldSettings {
   context: ContextSettings;
   /** The default model id (trusted layers only). */
   model?: string;
+  /** OpenAI strict mode for function tools (trusted layers only). */
+  strictTools?: boolean;
   /** Environment variables to set (trusted layers only). */
   env: Record<string, string>;
 }
@@ -92,6 +94,7 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
   if (data.model) into.model = data.model;
+  if (data.strictTools !== undefined) into.strictTools = data.strictTools;
   Object.assign(into.env, data.env ?? {});
   if (data.context) into.context = { ...into.context, ...data.context, pricing: { ...into.context.pricing, ...data.context.pricing } };
   const sb = data.sandbox ?? {};
