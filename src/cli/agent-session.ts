@@ -12,7 +12,9 @@ import {
   sessionFile,
   sessionsDir,
   UnusableSessionError,
+  wieldHome,
 } from '../runtime/agent/session-store.js';
+import { sessionKey } from '../runtime/agent/session-key.js';
 import { createCodingAgent, type CodingAgent } from '../coding/agent/create.js';
 import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
@@ -108,7 +110,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
-  const log = new SessionLog(file ?? sessionFile(id, env));
+  // Signed, so a replay can tell it from a file written elsewhere; a new one is written only once the model answers.
+  const log = new SessionLog(file ?? sessionFile(id, env), { key: sessionKey(wieldHome(env)), holdUntilReply: file === undefined });
   answerLog = log;
   const snapshots = createFileSnapshots({ cwd: runtime.session.cwd, resolveTool: (name) => runtime.rt.resolveTool(name) });
   if (!file) {

@@ -7,6 +7,7 @@ import { untold } from '../coding/settings/trust.js';
 import { type CliSettings, loadCliSettings } from './settings.js';
 import { noSandboxNotice, SANDBOX_CHECKED, sandboxStatus } from '../coding/sandbox/index.js';
 import { createCodingRuntime, type CodingRuntime } from '../coding/agent/runtime.js';
+import { isDeniedServerNote, withoutDeniedServers } from './mcp-deny.js';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import type { AskUser } from '../runtime/tool/types.js';
 import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
@@ -28,6 +29,11 @@ export interface CliRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The model API in use, when known: apply_patch joins the pool for openai-responses. */
   provider?: ProviderName;
+  /**
+   * The cwd is a throwaway folder (a replay's): nothing is remembered about it in
+   * ~/.wield/projects.json, and the session's files (sandbox support, MCP logs) go to this folder.
+   */
+  scratch?: string;
 }
 
 /** The coding agent's runtime (coding/agent/runtime.ts) with the CLI's settings and notices. */
@@ -37,9 +43,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const env = options.env ?? process.env;
   const { flags } = options;
   const { home, loaded } = options.settings ?? (await loadCliSettings(options.cwd, flags, env));
-  const notices: string[] = await ignoredNotices(options.cwd, loaded, wieldHome(env));
+  const notices: string[] = options.scratch !== undefined ? [] : await ignoredNotices(options.cwd, loaded, wieldHome(env));
   for (const line of loaded.unused) notices.push(`settings wield does not use (ignored): ${line}`);
-  if (!loaded.settings.sandbox.enabled) notices.push(...(await noSandboxOnce(options.cwd, loaded, wieldHome(env))));
   const runtime = await createCodingRuntime({
     cwd: options.cwd,
     settings: loaded,
@@ -51,10 +56,15 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     env,
     applyPatch: (options.provider ?? flags.provider) === 'openai-responses',
     mcpConfig: flags.mcpConfig,
+    sessionDir: options.scratch,
+    mcpFilter: (configs, settings) => withoutDeniedServers(configs, settings.permissions.deny),
   });
+  if (!loaded.settings.sandbox.enabled && options.scratch === undefined)
+    notices.push(...(await noSandboxOnce(options.cwd, loaded, wieldHome(env))));
   // The untrusted .mcp.json is one of the ignored items above, told once; not again here on every run.
   const untrustedMcp = `${path.join(runtime.session.cwd, '.mcp.json')} ignored`;
-  runtime.notices = [...notices, ...runtime.notices.filter((note) => !note.startsWith(untrustedMcp))];
+  // A server denied whole is the person's own choice: named by `wield mcp list`, not on every run.
+  runtime.notices = [...notices, ...runtime.notices.filter((note) => !note.startsWith(untrustedMcp) && !isDeniedServerNote(note))];
   return runtime;
 }
 
@@ -79,7 +89,7 @@ async function ignoredNotices(cwd: string, loaded: LoadedSettings, home: string)
 
 /**
  * Where no sandbox can run, the first run in a folder says what that means (with the sandbox on,
- * sandboxFor says it every run). Probed once per folder (~40 ms), not on every start.
+ * the coding runtime says it every run). Probed once per folder (~40 ms), not on every start.
  */
 async function noSandboxOnce(cwd: string, loaded: LoadedSettings, home: string): Promise<string[]> {
   if (loaded.project.noticed?.includes(SANDBOX_CHECKED)) return [];

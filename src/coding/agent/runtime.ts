@@ -42,6 +42,10 @@ export interface CodingRuntimeOptions {
   applyPatch?: boolean;
   /** An extra MCP config file (the CLI's --mcp-config). */
   mcpConfig?: string;
+  /** The session's files (sandbox support, MCP logs); default: the session's folder under WIELD_HOME. */
+  sessionDir?: string;
+  /** Applied to the MCP servers as configured before any starts (the CLI drops servers denied whole). */
+  mcpFilter?: (configs: LoadedMcpConfigs, settings: WieldSettings) => LoadedMcpConfigs;
   /** Where an MCP server's messages for the person go; default: stderr. */
   notify?: (message: string) => void;
 }
@@ -85,7 +89,7 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
     // Read deny rules also hide the files Grep, Glob and LS would meet under the searched folder.
     readDenied: readDenyPredicate(settings.permissions.deny, home),
   });
-  session.dir = sessionArtefactsDir(session.id, env);
+  session.dir = options.sessionDir ?? sessionArtefactsDir(session.id, env);
   const sandbox = await sandboxFor(settings, session, home, [wieldHome(env)], notices);
 
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
@@ -112,7 +116,8 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
 
   const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox.option });
 
-  const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: options.mcpConfig, env });
+  const configured = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: options.mcpConfig, env });
+  const mcpConfigs = options.mcpFilter ? options.mcpFilter(configured, settings) : configured;
   notices.push(...mcpConfigs.notes, ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`));
   let mcp: McpManager | undefined;
   if (Object.keys(mcpConfigs.servers).length > 0) {
