@@ -16,6 +16,7 @@ export const WIELD_KEYS = [
   'trustedProjects',
   'model',
   'modelStream',
+  'strictTools',
   'env',
 ] as const;
 

@@ -28,6 +28,8 @@ export interface WieldSettings {
   model?: string;
   /** First-byte and idle timeouts of model replies, in seconds (trusted layers only). */
   modelStream: NonNullable<SettingsFile['modelStream']>;
+  /** OpenAI strict mode for function tools (trusted layers only). */
+  strictTools?: boolean;
   /** Environment variables to set (trusted layers only). */
   env: Record<string, string>;
 }
@@ -96,6 +98,7 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
   if (data.model) into.model = data.model;
   if (data.modelStream) into.modelStream = { ...into.modelStream, ...data.modelStream };
+  if (data.strictTools !== undefined) into.strictTools = data.strictTools;
   Object.assign(into.env, data.env ?? {});
   if (data.context) into.context = { ...into.context, ...data.context, pricing: { ...into.context.pricing, ...data.context.pricing } };
   const sb = data.sandbox ?? {};

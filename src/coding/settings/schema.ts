@@ -102,6 +102,8 @@ export const settingsFileSchema = z.strictObject({
     .optional(),
   /** The model id when no --model is given. */
   model: z.string().min(1, 'model must not be empty').optional(),
+  /** OpenAI strict mode for function tools (--strict-tools); Anthropic ignores it. */
+  strictTools: z.boolean().optional(),
   /** Variables set for wield and the commands it runs (as Claude Code's `env`). */
   env: z.record(z.string(), z.string()).optional(),
 });
