@@ -95,7 +95,7 @@ interface Mistake {
   expect: Expect;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function mistakes(schema: JSONSchema, call: Json): Mistake[] {
   const out: Mistake[] = [];
@@ -115,7 +115,7 @@ function mistakes(schema: JSONSchema, call: Json): Mistake[] {
   const needed = required(schema)[0];
   if (needed) {
     const { [needed]: _missing, ...rest } = call;
-    out.push({ kind: 'missing required parameter', raw: rest, expect: { refused: new RegExp(escape(needed)) } });
+    out.push({ kind: 'missing required parameter', raw: rest, expect: { refused: new RegExp(escapeRegExp(needed)) } });
   }
   const enumerated = entries.find(([key]) => Array.isArray(props(schema)[key]?.enum));
   if (enumerated) {
@@ -123,7 +123,7 @@ function mistakes(schema: JSONSchema, call: Json): Mistake[] {
     out.push({
       kind: 'value not in the enum',
       raw: { ...call, [enumerated[0]]: 'not-a-listed-value' },
-      expect: { refused: new RegExp(allowed.map((v) => escape(JSON.stringify(v))).join('.*'), 's') },
+      expect: { refused: new RegExp(allowed.map((v) => escapeRegExp(JSON.stringify(v))).join('.*'), 's') },
     });
   }
   // Unknown keys: refused naming a known one when the schema is closed, dropped with a note otherwise.
@@ -131,7 +131,7 @@ function mistakes(schema: JSONSchema, call: Json): Mistake[] {
   out.push({
     kind: 'unexpected parameter',
     raw: { ...call, colour: 'blue' },
-    expect: closed ? { refused: new RegExp(`colour[\\s\\S]*${escape(Object.keys(props(schema))[0] ?? '')}`) } : { repaired: call },
+    expect: closed ? { refused: new RegExp(`colour[\\s\\S]*${escapeRegExp(Object.keys(props(schema))[0] ?? '')}`) } : { repaired: call },
   });
   const text = JSON.stringify(call);
   if (text !== '{}') out.push({ kind: 'trailing comma', raw: `${text.slice(0, -1)},}`, expect: { repaired: call } });
