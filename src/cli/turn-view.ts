@@ -8,6 +8,7 @@ import { clipLines, colorDiff, fileDiff } from './diff-view.js';
 import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
 import { callSummary, clip, resultSummary } from './summary.js';
 import { plainText } from './terminal-text.js';
+import { retryNotice } from '../runtime/providers/retry.js';
 
 /** Braille spinner frames, as ora and pi draw them. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -105,6 +106,14 @@ export function createTurnView(options: TurnViewOptions): TurnView {
         case 'user_message':
           if (event.origin === 'stop_hook')
             line(`↻ ${plainText(event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''))}`);
+          break;
+        case 'model_retry':
+          flush();
+          line(dim(`↻ ${retryNotice(event)}`));
+          break;
+        case 'notice':
+          flush();
+          line(dim(`note: ${plainText(event.message)}`));
           break;
         case 'error':
           flush();

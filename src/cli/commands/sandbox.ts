@@ -5,6 +5,7 @@ import { access, constants } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { autoAllowsBash, sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../coding/sandbox/index.js';
+import { containment, uncontainedNotice } from '../../coding/permissions/containment.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { messageOf } from '../../runtime/util/message.js';
@@ -83,8 +84,9 @@ export function formatSandboxStatus(report: SandboxReport): string {
   if (report.available) {
     // The same three answers the permission engine and the Bash tool act on (profileFor, autoAllowsBash).
     lines.push(
-      `  Bash calls that run without asking (read-only, or allowed by a rule): ${report.contain ? 'contained: nothing writable but a private temp folder, no network, secrets hidden' : report.enabled ? 'sandboxed (sandbox.contain is false)' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
-      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : `ask as usual; once approved they run ${report.enabled ? 'sandboxed' : 'unsandboxed'}`}`,
+      `  Bash calls nobody approved (read-only, a mode, a hook): ${report.contain ? 'run in a view of the machine: the workspace (read-only unless a mode allowed writing), system folders, PATH; no home folder, no network, secrets hidden' : report.enabled ? 'sandboxed (sandbox.contain is false)' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
+      `  Bash calls a rule allows: ${report.contain || report.enabled ? 'sandboxed: the workspace writable, the rest of the machine read-only, credentials hidden' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
+      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run in the view, workspace writable, without asking (autoAllowBash)' : `ask as usual; once approved they run ${report.enabled ? 'sandboxed' : 'unsandboxed'}`}`,
     );
   } else {
     lines.push(
@@ -128,13 +130,9 @@ async function checkSandbox(flags: CliFlags): Promise<DoctorCheck> {
     // Every other command stops on such settings; the doctor says so instead of stopping.
     return { name: 'sandbox', level: 'fail', detail: messageOf(error) };
   }
-  const s = await sandboxStatus(settings);
-  if (s.available) return { name: 'sandbox', level: 'ok', detail: s.reason };
-  return {
-    name: 'sandbox',
-    level: 'warn',
-    detail: `${s.reason}. Nothing is contained here: commands proven read-only or allowed by a rule run with your full access, and the hard blocks hold for Bash only as far as the analyser reads the command`,
-  };
+  const c = await containment(settings);
+  if (c.contained) return { name: 'sandbox', level: 'ok', detail: c.reason };
+  return { name: 'sandbox', level: 'warn', detail: uncontainedNotice(c) };
 }
 
 async function checkRipgrep(): Promise<DoctorCheck> {

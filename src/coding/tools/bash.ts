@@ -125,6 +125,12 @@ function leftRunningNote(commands: string[]): string {
   return `the command left ${commands.length} process${commands.length === 1 ? '' : 'es'} running (${shown.join('; ')}${more}); ended when the command finished`;
 }
 
+function savedOutput(output: BashOutput): string {
+  const dropped = output.spillDroppedBytes;
+  if (dropped === undefined) return `The full output (${output.totalBytes.toLocaleString('en-US')} bytes)`;
+  return `Its start and end (${(output.totalBytes - dropped).toLocaleString('en-US')} bytes; ${dropped.toLocaleString('en-US')} bytes from the middle were dropped, to spare the disk)`;
+}
+
 export function formatBashResult(output: BashOutput): { text: string; isError: boolean } {
   const parts: string[] = [];
   const body =
@@ -142,7 +148,7 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
   else parts.push(`[exit code ${output.exitCode ?? 'unknown'}]`);
   if (output.omittedBytes > 0) {
     const where = output.spillFile
-      ? `The full output (${output.totalBytes.toLocaleString('en-US')} bytes) is in ${output.spillFile}: read more with Read {"file_path": ${JSON.stringify(output.spillFile)}, "offset": ${output.headLines + 1}} or search it with Grep {"pattern": "...", "path": ${JSON.stringify(output.spillFile)}}.`
+      ? `${savedOutput(output)} is in ${output.spillFile}: read more with Read {"file_path": ${JSON.stringify(output.spillFile)}, "offset": ${output.headLines + 1}} or search it with Grep {"pattern": "...", "path": ${JSON.stringify(output.spillFile)}}.`
       : `The full output could not be saved (${output.spillError ?? 'unknown error'}); rerun with less output (e.g. pipe through grep or tail).`;
     parts.push(`[output was ${output.totalBytes.toLocaleString('en-US')} bytes; showing the start and the end. ${where}]`);
   }
@@ -195,12 +201,15 @@ export function bashTool(options: BashToolOptions = {}) {
       await loadBashAnalyzer();
       // Paths in the command are judged from the session's cwd and roots (spill files included),
       // which isReadOnly(input) alone cannot see.
-      const { cwd, roots, dir, readDenied } = ctx.session;
-      analyses.set(input, { analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }), cwd });
+      const { cwd, roots, dir, readDenied, contained } = ctx.session;
+      analyses.set(input, {
+        analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied, contained: contained && input.sandbox !== false }),
+        cwd,
+      });
       return { ok: true };
     },
     checkPermissions: async (input, ctx) => {
-      if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
+      // `"sandbox": false` is the permission engine's to decide (it asks in every mode unless a rule names the command).
       const analysis = bashAnalysisOf(input);
       const risk = await gitConfigRisk(analysis.commands, ctx.session.cwd, analysis.gitDirs, ctx.session.roots);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };
