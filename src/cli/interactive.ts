@@ -54,6 +54,11 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     finish(code);
   };
   const onKey = (key: ScreenKey): boolean => {
+    if (key === 'expand') {
+      expandLast();
+      return true;
+    }
+    if (key === 'mode') return false;
     if (key === 'eof') {
       exit(0);
       return true;
@@ -110,6 +115,17 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     },
   });
   const { line, write } = screen;
+  /** The last result with more output than was shown: Ctrl-O writes all of it. */
+  let lastFull: { summary: string; lines: string[] } | undefined;
+  const expandLast = (): void => {
+    if (!lastFull) {
+      line(dim('Ctrl-O: no result has more to show'));
+      return;
+    }
+    line(dim(`── ${lastFull.summary} · all ${lastFull.lines.length} lines ──`));
+    line(lastFull.lines.map((text) => `  ${text}`).join('\n'));
+    line(dim('── end ──'));
+  };
   const spinner = new Spinner((text) => screen.setLive(text), true);
 
   // The session's policy exists only after the runtime loads; the prompt reaches it late.
@@ -134,7 +150,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     });
     for (const notice of opened.runtime.notices) line(`note: ${notice}`);
     line(`wield · ${opened.provider.name} ${opened.model} · session ${opened.id}`);
-    if (opened.resumed) for (const recap of historyRecap(opened.messages)) line(`  ${recap}`);
+    if (opened.resumed) for (const recap of historyRecap(opened.messages, undefined, opened.runtime.session.cwd)) line(`  ${recap}`);
     return opened;
   };
   let session: AgentSession;
@@ -162,7 +178,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   };
   line(
     dim(
-      'Enter sends · Alt-Enter or \\ then Enter: new line · Up: history · Tab: complete · Esc or Ctrl-C interrupts a turn · Ctrl-C twice or /exit quits · /help',
+      'Enter sends · Alt-Enter or \\ then Enter: new line · Up: history · Tab: complete · Ctrl-O: a result in full · Esc or Ctrl-C interrupts a turn · Ctrl-C twice or /exit quits · /help',
     ),
   );
 
@@ -199,6 +215,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       markdown: () => markdown,
       readFile: (file) => readCurrentContent(file, session.runtime.session.cwd),
       spinner,
+      cwd: session.runtime.session.cwd,
+      onFullResult: (summary, lines) => (lastFull = { summary, lines }),
     });
     try {
       const result = await session.send(attached.prompt, signal, (event) => {

@@ -25,8 +25,8 @@ const FRAME_WAIT_MS = 40;
 
 type Style = Parameters<typeof styleText>[0];
 
-/** Keys the session acts on; the rest edit the prompt. */
-export type ScreenKey = 'interrupt' | 'escape' | 'eof';
+/** Keys the session acts on; the rest edit the prompt. `expand`: Ctrl-O; `mode`: Shift-Tab. */
+export type ScreenKey = 'interrupt' | 'escape' | 'eof' | 'expand' | 'mode';
 
 export interface ScreenOptions {
   color: boolean;
@@ -35,7 +35,7 @@ export interface ScreenOptions {
   complete?: AutocompleteProvider;
   /** A prompt was submitted (never while a question waits for its answer). */
   onSubmit: (text: string) => void;
-  /** Ctrl-C, Esc (when no completion list is open) and Ctrl-D on an empty editor; true when handled. */
+  /** Ctrl-C, Esc (when no completion list is open), Ctrl-D on an empty editor, Ctrl-O, Shift-Tab; true when handled. */
   onKey: (key: ScreenKey) => boolean;
 }
 
@@ -226,7 +226,11 @@ export function openScreen(options: ScreenOptions): Screen {
         ? 'escape'
         : matchesKey(data, 'ctrl+d') && editor.getText() === ''
           ? 'eof'
-          : undefined;
+          : matchesKey(data, 'ctrl+o')
+            ? 'expand'
+            : matchesKey(data, 'shift+tab')
+              ? 'mode'
+              : undefined;
     return key !== undefined && options.onKey(key) ? { consume: true } : undefined;
   });
 

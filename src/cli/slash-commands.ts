@@ -66,7 +66,7 @@ export function helpText(): string {
   return [
     'Commands:',
     ...Object.entries(SLASH_COMMANDS).map(([name, text]) => `  /${name.padEnd(width)} ${text}`),
-    'Keys: Enter sends · Tab completes an @path · lines typed while a turn runs are queued · Ctrl-C or Esc interrupts the turn · a pasted block is one prompt · Up recalls earlier prompts · Ctrl-C twice or Ctrl-D exits',
+    'Keys: Enter sends · Tab completes an @path · lines typed while a turn runs are queued · Ctrl-C or Esc interrupts the turn · a pasted block is one prompt · Up recalls earlier prompts · Ctrl-O shows the last result in full · Ctrl-C twice or Ctrl-D exits',
     '@path in a prompt attaches that file (read with the Read tool, so permissions apply); @server:uri an MCP resource',
     "/mcp__SERVER__PROMPT name=value … sends an MCP server's prompt (/mcp lists the servers)",
   ].join('\n');

@@ -62,8 +62,8 @@ async function askUntil<T>(
 }
 
 /** What the editor shows while a permission question waits: the call it is about, and the answers. */
-export function permissionLabel(toolName: string, input: unknown): string {
-  return `Allow ${callSummary(toolName, input)}? y / n / a / A › `;
+export function permissionLabel(toolName: string, input: unknown, cwd?: string): string {
+  return `Allow ${callSummary(toolName, input, cwd)}? y / n / a / A › `;
 }
 /** … and while AskUserQuestion's question waits. */
 export const QUESTION_LABEL = 'Answer › ';
@@ -100,9 +100,10 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       currentContent: readCurrentContent(request.input.file_path, cwd),
       readFile: (file: string) => readCurrentContent(file, cwd),
       color,
+      cwd,
     };
     const rules = alwaysRules(request.decision);
-    const question = { label: permissionLabel(request.tool.name, request.input), intro: `\n${renderPrompt(view)}\n`, signal };
+    const question = { label: permissionLabel(request.tool.name, request.input, cwd), intro: `\n${renderPrompt(view)}\n`, signal };
     const reply = await askUntil(ask, write, question, (answer) => {
       const read = parsePermissionReply(answer);
       const always = read.kind === 'session' || read.kind === 'project';

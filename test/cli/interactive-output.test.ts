@@ -67,7 +67,8 @@ describe('interactive output', () => {
     tmux.type('a');
     screen = await tmux.waitFor('Changed line 2 in a.txt.');
     expect(readFileSync(file, 'utf8')).toBe('one\nTWO\nthree\nfour\n');
-    const editLine = screen.split('\n').find((l) => l.includes('⎿ Edit(')) ?? '';
+    const editLine = screen.split('\n').find((l) => l.includes('⎿ Edited a.txt')) ?? '';
+    expect(editLine).not.toBe('');
     expect(editLine).not.toMatch(/· \d+\.\ds/);
     // Markdown rendered: no heading marks, asterisks or backticks.
     expect(screen).toContain('Summary');
@@ -87,14 +88,14 @@ describe('interactive output', () => {
     await tmux.waitFor('? Allow Bash(touch t1)');
     tmux.type('y');
     screen = await tmux.waitFor('Touched.');
-    expect(screen).toContain('⎿ Bash(touch t1): no output');
+    expect(screen).toMatch(/● Bash\(touch t1\)\n\s+⎿ no output/);
 
     tmux.type('sleep a bit');
     await tmux.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Bash\(sleep 3\) · [12]s/);
     // A model slow to answer: the spinner says so, with the seconds waited.
     await tmux.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking · [12]s/);
     screen = await tmux.waitFor('Slept.');
-    expect(screen).toMatch(/⎿ Bash\(sleep 3\): no output · 3\.\ds/);
+    expect(screen).toMatch(/● Bash\(sleep 3\)\n\s+⎿ no output · 3\.\ds/);
 
     tmux.type('/cost');
     screen = await tmux.waitFor('model requests ·');
