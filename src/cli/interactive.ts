@@ -47,6 +47,13 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   // Set once the session is open; until then prompts wait in `queued` (see onSubmit).
   let submit: (input: string) => void = (input) => queued.push(input);
 
+  /** Set when the person interrupted the running turn: what they queued then waits in the editor. */
+  let interrupted = false;
+  const interrupt = (running: AbortController): void => {
+    interrupted = true;
+    running.abort(new Error('interrupted by the user'));
+  };
+
   // Questions asked before the session opens (trust, the --resume picker) are withdrawn on exit.
   const starting = new AbortController();
   const exit = (code: number): void => {
@@ -65,7 +72,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     }
     if (key === 'escape') {
       if (!turn) return false;
-      turn.abort(new Error('interrupted by the user'));
+      interrupt(turn);
       screen.line('Esc — interrupting this turn');
       return true;
     }
@@ -76,7 +83,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       return true;
     }
     if (turn) {
-      turn.abort(new Error('interrupted by the user'));
+      interrupt(turn);
       screen.line('^C — interrupting this turn (Ctrl-C again, before it stops, exits)');
       return true;
     }
@@ -115,14 +122,16 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     },
   });
   const { line, write } = screen;
-  /** The last result with more output than was shown: Ctrl-O writes all of it. */
+  /** Cleared tool results already reported on screen. */
+  const cleared = new Set<string>();
+  /** The last result with more output than was shown (or a compaction's summary…): Ctrl-O writes all of it. */
   let lastFull: { summary: string; lines: string[] } | undefined;
   const expandLast = (): void => {
     if (!lastFull) {
       line(dim('Ctrl-O: no result has more to show'));
       return;
     }
-    line(dim(`── ${lastFull.summary} · all ${lastFull.lines.length} lines ──`));
+    line(dim(`── ${lastFull.summary} ──`));
     line(lastFull.lines.map((text) => `  ${text}`).join('\n'));
     line(dim('── end ──'));
   };
@@ -194,6 +203,12 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       .finally(() => {
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
+        // Stopped by the person: what they queued is not sent behind their back, but handed back.
+        if (interrupted && queued.length > 0) {
+          screen.restoreInput(queued.splice(0).join('\n'));
+          line(dim('the queued prompt is back in the editor: Enter sends it'));
+        }
+        interrupted = false;
         const next = queued.shift();
         if (next !== undefined) submit(next);
       });
@@ -216,7 +231,9 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       readFile: (file) => readCurrentContent(file, session.runtime.session.cwd),
       spinner,
       cwd: session.runtime.session.cwd,
-      onFullResult: (summary, lines) => (lastFull = { summary, lines }),
+      onExpandable: (summary, lines) => (lastFull = { summary, lines }),
+      cleared,
+      logFile: session.log.file,
     });
     try {
       const result = await session.send(attached.prompt, signal, (event) => {
@@ -270,6 +287,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         spent,
         signal,
         pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay', signal),
+        expandable: (summary, lines) => (lastFull = { summary, lines }),
         switchTo: async (id) => {
           const previous = session;
           session = await open(id);

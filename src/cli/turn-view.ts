@@ -5,6 +5,7 @@
 import { styleText } from 'node:util';
 import type { AgentEvent } from '../runtime/agent/events.js';
 import { clipLines, colorDiff, fileDiff } from './diff-view.js';
+import { clearedNotice, compactedNotice } from './context-view.js';
 import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
 import { callSummary, clip, resultView, shortPath } from './summary.js';
 import { plainText } from './terminal-text.js';
@@ -29,8 +30,12 @@ export interface TurnViewOptions {
   spinner: Spinner;
   /** The workspace: paths in it are shown relative to it. */
   cwd?: string;
-  /** A result's whole output, when more of it exists than is shown (the expand key shows it). */
-  onFullResult?: (summary: string, lines: string[]) => void;
+  /** What the expand key shows next: a result's whole output when more exists than is shown, a compaction's summary… */
+  onExpandable?: (summary: string, lines: string[]) => void;
+  /** Cleared results already reported (kept across the session's turns). */
+  cleared?: Set<string>;
+  /** The session log, where the whole conversation stays. */
+  logFile?: string;
 }
 
 export interface TurnView {
@@ -112,7 +117,7 @@ export function createTurnView(options: TurnViewOptions): TurnView {
           const view = resultView(event.toolName, event.result, { waitedMs: call?.waitedMs ?? 0, cwd: options.cwd });
           if (call && (call.asked || headed !== event.toolUseId)) line(`● ${call.summary}`);
           line(view.lines.map((text, i) => `${i === 0 ? '  ⎿ ' : '    '}${text}`).join('\n'));
-          if (view.full.length > 0) options.onFullResult?.(call?.summary ?? event.toolName, view.full);
+          if (view.full.length > 0) options.onExpandable?.(`${call?.summary ?? event.toolName} · all ${view.full.length} lines`, view.full);
           const input = call?.input ?? {};
           if (!event.result.isError && call && !call.asked && (event.toolName === 'Edit' || event.toolName === 'Write')) {
             const file = typeof input.file_path === 'string' ? input.file_path : undefined;
@@ -126,6 +131,22 @@ export function createTurnView(options: TurnViewOptions): TurnView {
         case 'user_message':
           if (event.origin === 'stop_hook')
             line(`↻ ${plainText(event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''))}`);
+          break;
+        case 'context_cleared':
+        case 'context_compacted': {
+          flush();
+          const log = options.logFile ?? 'the session log';
+          const notice =
+            event.type === 'context_cleared'
+              ? clearedNotice(event.messages, options.cleared ?? new Set(), log)
+              : compactedNotice(event.summarised, event.messages, log, event.reason);
+          line(dim(notice.line));
+          options.onExpandable?.(notice.detail.summary, notice.detail.lines);
+          break;
+        }
+        case 'context_compaction_failed':
+          flush();
+          line(dim(`◇ context: ${plainText(event.message)}`));
           break;
         case 'error':
           flush();

@@ -69,7 +69,7 @@ describe('interactive wield in a terminal', () => {
     let screen = await tmux.waitFor('? Allow Write(');
     expect(screen).toContain('+one');
     expect(screen).toContain('Reason:');
-    expect(screen).toMatch(/Allow Write\(.*yes\.txt\)\? y \/ n \/ a \/ A ›/);
+    expect(screen).toMatch(/Allow Write\(yes\.txt\)\? \(a number, ↑↓ Enter, or type y \/ n \/ a \/ A\) ›/);
     expect(tmux.editorText()).toBe('');
     tmux.type('y');
     await tmux.waitFor('Wrote yes.txt.');
@@ -150,11 +150,11 @@ describe('interactive wield in a terminal', () => {
       await concurrent.waitForPrompt();
       concurrent.type('write both');
       // Only the first one's prompt is up while it waits.
-      let screen = await concurrent.waitFor(/Allow Write\(.*a\.txt\)\? y \/ n/);
+      let screen = await concurrent.waitFor(/Allow Write\(.*a\.txt\)\? \(a number/);
       expect(screen).not.toMatch(/\? Allow Write\(.*b\.txt\)/);
       expect(screen).toContain('+a.txt content');
       concurrent.type('y');
-      screen = await concurrent.waitFor(/Allow Write\(.*b\.txt\)\? y \/ n/);
+      screen = await concurrent.waitFor(/Allow Write\(.*b\.txt\)\? \(a number/);
       expect(screen).toMatch(/\? Allow Write\(.*b\.txt\)/);
       concurrent.type('n');
       await concurrent.waitFor('Wrote one of them.');
