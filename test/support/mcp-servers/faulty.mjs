@@ -84,6 +84,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      // The SDK client drops a progress notification it reads in the same chunk as the result;
+      // a ping answered by the client proves it has read the last step before the result goes out.
+      if (token !== undefined) await server.ping();
       return { content: [{ type: 'text', text: `done ${steps}` }] };
     }
     case 'add_tool':
