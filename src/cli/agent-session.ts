@@ -46,6 +46,7 @@ export interface AgentSession {
   id: string;
   runtime: CliRuntime;
   provider: ModelProvider;
+  /** The model the next request asks for (`/model NAME` changes it; the provider stays). */
   model: string;
   log: SessionLog;
   /** The history so far (grows with each send). */
@@ -151,7 +152,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
       const result = await runAgent({
         provider,
-        model: config.model,
+        model: session.model,
         messages: [...session.messages, message],
         system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra: extraOf(extra) }),
         rt: runtime.rt,
@@ -170,7 +171,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       return result;
     },
     async compact(signal) {
-      const outcome = await compactHistory({ provider, model: config.model, messages: session.messages, signal });
+      const outcome = await compactHistory({ provider, model: session.model, messages: session.messages, signal });
       if (outcome.ok) {
         session.messages = outcome.messages;
         log.append({ type: 'history', reason: 'compacted', messages: outcome.messages });

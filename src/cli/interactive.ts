@@ -4,7 +4,7 @@
 // interrupt the turn and a second Ctrl-C to exit.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
-import type { AskPermission } from '../runtime/pipeline/types.js';
+import type { AskPermission, PermissionMode } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
 import { createTerminalAsk, createTerminalElicit, createTerminalQuestions, readCurrentContent } from './terminal-ask.js';
@@ -12,7 +12,7 @@ import { openInBrowser } from '../runtime/mcp/oauth-callback.js';
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
-import { emptySpend, readSlashLine, SLASH_COMMANDS, statusLine } from './slash-commands.js';
+import { emptySpend, nextMode, readSlashLine, SLASH_COMMANDS, statusLine } from './slash-commands.js';
 import { mcpPromptText, runSlash } from './slash-run.js';
 import { createTurnView, Spinner } from './turn-view.js';
 import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
@@ -21,6 +21,13 @@ import { appendHistory, readHistory } from './prompt-history.js';
 import { openScreen, type Screen, type ScreenKey } from './screen.js';
 import { createCompletion } from './completion.js';
 import { messageOf } from '../runtime/util/message.js';
+
+/** What each mode Shift-Tab reaches does, said when it is chosen. */
+const MODE_HINTS: Partial<Record<PermissionMode, string>> = {
+  default: 'changes ask first',
+  acceptEdits: 'file edits in the workspace run without asking',
+  plan: 'only read-only tools run while the model plans',
+};
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
@@ -65,7 +72,14 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       expandLast();
       return true;
     }
-    if (key === 'mode') return false;
+    if (key === 'mode') {
+      if (!ready) return false;
+      const policy = session.runtime.policy;
+      policy.setMode(nextMode(policy.mode));
+      line(dim(`permission mode: ${policy.mode} — ${MODE_HINTS[policy.mode] ?? ''}`));
+      showStatus();
+      return true;
+    }
     if (key === 'eof') {
       exit(0);
       return true;
@@ -122,6 +136,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     },
   });
   const { line, write } = screen;
+  /** Redraws the status line (model, context, cost, permission mode); set once the session is open. */
+  let showStatus = (): void => undefined;
   /** Cleared tool results already reported on screen. */
   const cleared = new Set<string>();
   /** The last result with more output than was shown (or a compaction's summary…): Ctrl-O writes all of it. */
@@ -192,7 +208,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   );
 
   const spent = emptySpend();
-  screen.setStatus(statusLine(session.model, spent));
+  showStatus = () => screen.setStatus(statusLine(session.model, spent, session.runtime.policy.mode));
+  showStatus();
 
   /** Runs one piece of work with Ctrl-C wired to it, then the next queued line. */
   const busy = (work: (signal: AbortSignal) => Promise<void>): void => {
@@ -251,7 +268,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       else spent.costUsd = (spent.costUsd ?? 0) + result.costUsd;
     } finally {
       view.end();
-      screen.setStatus(statusLine(session.model, spent));
+      showStatus();
     }
   };
 
@@ -295,6 +312,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         },
       });
       if (text !== '') line(text);
+      showStatus();
     });
   };
   ready = true;

@@ -69,8 +69,14 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
       if (at >= 0) live.splice(at, 1);
       return `removed ${rule.list} ${rule.text} from ${rule.source}`;
     }
-    case 'model':
-      return `${session.provider.name} · ${session.model} (choose another with --model when starting wield)`;
+    case 'model': {
+      if (args === '')
+        return `${session.provider.name} · ${session.model} (/model NAME switches to another model of ${session.provider.name})`;
+      if (/\s/.test(args)) return `error: a model name has no spaces, not ${JSON.stringify(args)}; e.g. /model claude-sonnet-4-5`;
+      const previous = session.model;
+      session.model = args;
+      return `model: ${args} from the next prompt on (was ${previous}; ${session.provider.name}); a name the provider does not know fails at the next request`;
+    }
     case 'cost':
       return costText(session.model, ctx.spent);
     case 'tools':

@@ -1,6 +1,7 @@
-// Keys at a permission question, in a real terminal: a number answers at once, the arrows and
+// Keys in a real terminal: at a permission question a number answers at once, the arrows and
 // Enter pick, Esc is a no (not a failed prompt); Esc on a turn with a queued prompt interrupts and
-// hands the prompt back in the editor instead of sending it.
+// hands the prompt back in the editor instead of sending it; Shift-Tab cycles the permission
+// mode the status line shows; /model switches the model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,7 @@ describe('interactive keys', () => {
     await standin?.close();
   });
 
-  it('answers permission questions with one key and keeps a queued prompt when Esc interrupts', async () => {
+  it('answers permission questions with one key, keeps a queued prompt when Esc interrupts, cycles the mode and switches the model', async () => {
     const cwd = tempDir('wield-keys-cwd-');
     const home = tempDir('wield-keys-home-');
     const touch = (name: string) => ({ toolCalls: [{ name: 'Bash', arguments: { command: `touch ${name}` } }] });
@@ -36,6 +37,7 @@ describe('interactive keys', () => {
         { text: 'Not made.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'sleep 30' } }] },
         { text: 'Answered the queued prompt.' },
+        { text: 'Hi from the other model.' },
       ],
     });
     tmux = TmuxSession.start(
@@ -92,6 +94,24 @@ describe('interactive keys', () => {
     tmux.keys('Enter');
     await tmux.waitFor('Answered the queued prompt.');
     expect(JSON.stringify(standin.requests.at(-1))).toContain('the queued one');
+
+    // Shift-Tab cycles the permission mode, and the status line shows it.
+    await tmux.waitFor('default mode (Shift-Tab)');
+    tmux.keys('BTab');
+    await tmux.waitFor('permission mode: acceptEdits — file edits in the workspace run without asking');
+    await tmux.waitFor('acceptEdits mode (Shift-Tab)');
+    tmux.keys('BTab');
+    await tmux.waitFor('permission mode: plan');
+    tmux.keys('BTab');
+    await tmux.waitFor('permission mode: default');
+
+    // /model switches the model the next prompts ask for.
+    tmux.type('/model other-model');
+    await tmux.waitFor('model: other-model from the next prompt on (was standin-model');
+    await tmux.waitFor(/other-model · context/);
+    tmux.type('hello');
+    await tmux.waitFor('Hi from the other model.');
+    expect((standin.requests.at(-1) as { model: string }).model).toBe('other-model');
     tmux.type('/exit');
     await tmux.waitFor(/\[exit 0\]/);
   });

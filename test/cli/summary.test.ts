@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callSummary, resultView } from '../../src/cli/summary.js';
-import { emptySpend, statusLine } from '../../src/cli/slash-commands.js';
+import { emptySpend, nextMode, statusLine } from '../../src/cli/slash-commands.js';
 
 describe('result summaries', () => {
   const result = (text: string, durationMs = 10) => ({
@@ -62,5 +62,11 @@ describe('the status line', () => {
       'm · context 12% of 200k · $0.0123',
     );
     expect(statusLine('m', { ...emptySpend(), costKnown: false })).toBe('m · cost unknown');
+    expect(statusLine('m', { ...emptySpend(), costKnown: false }, 'plan')).toBe('m · cost unknown · plan mode (Shift-Tab)');
+  });
+
+  it('Shift-Tab cycles default, acceptEdits and plan; other modes go back to default', () => {
+    expect([nextMode('default'), nextMode('acceptEdits'), nextMode('plan')]).toEqual(['acceptEdits', 'plan', 'default']);
+    expect(nextMode('bypassPermissions')).toBe('default');
   });
 });
