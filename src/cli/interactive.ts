@@ -21,6 +21,7 @@ import { appendHistory, readHistory } from './prompt-history.js';
 import { openScreen, type Screen, type ScreenKey } from './screen.js';
 import { createCompletion } from './completion.js';
 import { messageOf } from '../runtime/util/message.js';
+import { mcpFailures } from './runtime.js';
 
 /** What each mode Shift-Tab reaches does, said when it is chosen. */
 const MODE_HINTS: Partial<Record<PermissionMode, string>> = {
@@ -174,6 +175,13 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       color,
     });
     for (const notice of opened.runtime.notices) line(`note: ${notice}`);
+    // Servers start in the background: one that fails says so when it does, not silently.
+    opened.runtime
+      .mcpReady()
+      .then(() => {
+        for (const failure of mcpFailures(opened.runtime)) line(`note: ${failure}`);
+      })
+      .catch(() => undefined);
     line(`wield · ${opened.provider.name} ${opened.model} · session ${opened.id}`);
     if (opened.resumed) for (const recap of historyRecap(opened.messages, undefined, opened.runtime.session.cwd)) line(`  ${recap}`);
     return opened;

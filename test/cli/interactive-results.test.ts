@@ -1,6 +1,7 @@
 // Tool results in a real terminal: one line per call with workspace-relative paths, a file read
 // summarised by its line count, a command's first output lines then `… +N lines`, Ctrl-O to show
-// the last one whole, and AskUserQuestion by its question rather than its JSON.
+// the last one whole, AskUserQuestion by its question rather than its JSON, an MCP server that did
+// not start named on screen, and Tab completion of a path with a space, quoted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,8 +40,16 @@ describe('interactive tool results', () => {
           ],
         },
         { text: 'Noted.' },
+        { text: 'Read your notes.' },
       ],
     });
+    writeFileSync(path.join(cwd, 'my notes.txt'), 'NOTES-WITH-A-SPACE\n');
+    // A server that cannot start is said on screen, not only missing from the tools.
+    mkdirSync(path.join(home, '.wield'));
+    writeFileSync(
+      path.join(home, '.wield', 'settings.json'),
+      JSON.stringify({ mcpServers: { broken: { command: 'wield-no-such-program' } } }),
+    );
     tmux = TmuxSession.start(
       `wield-res-${process.pid}`,
       [process.execPath, cli, ...providerArgs('anthropic'), '--allow', 'Bash(seq *)'],
@@ -48,11 +57,12 @@ describe('interactive tool results', () => {
       cwd,
     );
     await tmux.waitForPrompt();
+    await tmux.waitFor(/note: MCP server "broken" did not start, so its tools are missing: .*/);
 
     tmux.type('read and count');
     let screen = await tmux.waitFor('Counted.');
-    expect(screen).toMatch(/● Read\(src\/app\.py\)\n\s+⎿ Read 12 lines\n/);
-    expect(screen).toMatch(/● Bash\(seq 101 112\)\n\s+⎿ 101\n\s+102\n\s+103\n\s+… \+9 lines \(Ctrl-O to expand\)\n/);
+    expect(screen).toMatch(/● Read\(src\/app\.py\)\n\s+⎿ Read 12 lines( · [\d.]+s)?\n/);
+    expect(screen).toMatch(/● Bash\(seq 101 112\)\n\s+⎿ 101\n\s+102\n\s+103\n\s+… \+9 lines \(Ctrl-O to expand\)( · [\d.]+s)?\n/);
     expect(screen).not.toMatch(/^\s+112$/m);
     // No call or result line repeats the workspace's absolute path.
     const toolLines = screen.split('\n').filter((line) => /[●⎿]/.test(line));
@@ -70,6 +80,15 @@ describe('interactive tool results', () => {
     tmux.type('1');
     screen = await tmux.waitFor('Noted.');
     expect(screen).toContain('⎿ "Which database?"="Postgres"');
+
+    // Tab completes a path with a space quoted, and the quoted mention attaches it.
+    tmux.keys('-l', 'summarise @my');
+    tmux.keys('Tab');
+    await tmux.waitForEditor('summarise @"my notes.txt"');
+    tmux.keys('Enter');
+    await tmux.waitFor('Read your notes.');
+    expect(tmux.screen()).toContain('attached @my notes.txt');
+    expect(JSON.stringify(standin.requests.at(-1))).toContain('NOTES-WITH-A-SPACE');
     tmux.type('/exit');
     await tmux.waitFor(/\[exit 0\]/);
   });
