@@ -37,7 +37,7 @@ describe('interactive output', () => {
         // Edit needs the file read first in the session.
         { toolCalls: [{ name: 'Read', arguments: { file_path: file } }] },
         edit('two', 'TWO'),
-        { text: '## Summary\n\nChanged **line 2** in `a.txt`.\n\n- one item\n' },
+        { text: '## Summary\n\nChanged **line 2** in `a.txt`.\n\n- one `item` here\n' },
         edit('four', 'FOUR'),
         { text: 'Done again.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'touch t1' } }] },
@@ -61,8 +61,8 @@ describe('interactive output', () => {
     let screen = await tmux.waitFor('? Allow Edit(');
     // The change is on line 2: the hunk starts at line 1 with its context, not "-1,1 +1,1".
     expect(screen).toContain('@@ -1,4 +1,4 @@');
-    expect(screen).toContain('-two');
-    expect(screen).toContain('+TWO');
+    expect(screen).toContain('  2 -two');
+    expect(screen).toContain('  2 +TWO');
     await sleep(1500); // the person takes their time
     tmux.type('a');
     screen = await tmux.waitFor('Changed line 2 in a.txt.');
@@ -74,6 +74,8 @@ describe('interactive output', () => {
     expect(screen).toContain('Summary');
     expect(screen).not.toContain('## Summary');
     expect(screen).not.toContain('**line 2**');
+    // …in list items too.
+    expect(screen).toContain('one item here');
     // The status line under the answer.
     screen = await tmux.waitFor(/standin-model · context \d+% of/);
 

@@ -72,9 +72,9 @@ describe('permission prompt view', () => {
     ].join('\n');
     const shown = describeInput({ toolName: 'apply_patch', input: { input: patch }, decision, readFile: (file) => files[file] });
     expect(shown).toContain('  a.txt\n  @@ -4,5 +4,5 @@');
-    expect(shown).toMatch(/ {2}-seven\n {2}\+SEVEN/);
-    expect(shown).toMatch(/ {2}new\.txt\n {2}@@ -0,0 \+1(,1)? @@\n {2}\+hello/);
-    expect(shown).toMatch(/ {2}gone\.txt\n {2}@@ -1(,1)? \+0,0 @@\n {2}-bye/);
+    expect(shown).toMatch(/ {2}7 -seven\n {2}7 \+SEVEN/);
+    expect(shown).toMatch(/ {2}new\.txt\n {2}@@ -0,0 \+1(,1)? @@\n {2}1 \+hello/);
+    expect(shown).toMatch(/ {2}gone\.txt\n {2}@@ -1(,1)? \+0,0 @@\n {2}1 -bye/);
     expect(shown).toContain('  missing.txt\n  (the patch does not apply to the file as it is now; its hunks as written)\n  @@\n  -x\n  +y');
     expect(shown).not.toContain('*** Begin Patch');
   });
