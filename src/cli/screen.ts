@@ -213,19 +213,25 @@ export function openScreen(options: ScreenOptions): Screen {
     const choice = question.choices?.[index];
     if (choice) answer(choice.answer, `${index + 1}. ${choice.label}`);
   };
-  /** A key for the question with choices while the editor is empty: true when it answered or moved. */
+  /**
+   * A key for the question with choices: Esc gives its `escape` answer (whatever was typed), and
+   * while the editor is empty a number answers, Enter takes the highlighted answer and the arrows
+   * move it. True when the key was used.
+   */
   const choiceKey = (data: string): boolean => {
     const current = questions[0];
     const choices = current?.choices;
-    if (!current || !choices || editor.getText() !== '') return false;
+    if (!current || !choices) return false;
+    const no = choices.findIndex((choice) => choice.escape);
+    if (matchesKey(data, 'escape') && no >= 0 && !editor.isShowingAutocomplete()) {
+      editor.setText('');
+      pick(current, no);
+      return true;
+    }
+    if (editor.getText() !== '') return false;
     const number = /^[1-9]$/.test(data) ? Number(data) : 0;
     if (number >= 1 && number <= choices.length) pick(current, number - 1);
     else if (matchesKey(data, 'enter')) pick(current, current.selected);
-    else if (matchesKey(data, 'escape') && choices.some((choice) => choice.escape))
-      pick(
-        current,
-        choices.findIndex((choice) => choice.escape),
-      );
     else if (matchesKey(data, 'up') || matchesKey(data, 'down')) {
       current.selected = (current.selected + (matchesKey(data, 'up') ? choices.length - 1 : 1)) % choices.length;
       showQuestion();

@@ -67,10 +67,12 @@ describe('interactive keys', () => {
     expect(screen).toMatch(/› 2\. Yes, and allow Bash\(touch two\) for the rest of this session/);
     expect(existsSync(path.join(cwd, 'two'))).toBe(true);
 
-    // Esc at the question is a no, told to the model as the person's refusal.
+    // Esc at the question is a no (whatever was typed), told to the model as the person's refusal.
     tmux.type('make three');
     await tmux.waitFor('? Allow Bash(touch three)');
     await tmux.waitFor('❯ 1. Yes');
+    tmux.keys('-l', 'half typed');
+    await tmux.waitForEditor('half typed');
     tmux.keys('Escape');
     screen = await tmux.waitFor('Not made.');
     expect(screen).toContain('4. No (Esc)');
