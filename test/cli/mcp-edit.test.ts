@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverEntry } from '../../src/cli/commands/mcp-edit.js';
+import { serverEntry as entryOf, scopeFile } from '../../src/cli/commands/mcp-edit.js';
+import { parseServerConfig } from '../../src/runtime/mcp/config.js';
+import { settingsPaths } from '../../src/coding/settings/load.js';
+
+const serverEntry = (target: string, args: string[], options: Parameters<typeof entryOf>[2]) =>
+  entryOf(target, args, options, parseServerConfig);
 import { buildCli, cleanEnv, runCli, tempDir } from './helpers.js';
 
 let cli: string;
@@ -25,6 +30,9 @@ describe('wield mcp add / remove', () => {
     expect(() => serverEntry('x', [], { transport: 'sse' })).toThrow(/use stdio .* or http/);
     expect(() => serverEntry('x', [], { env: ['NOVALUE'] })).toThrow(/"NOVALUE" is not KEY=value/);
     expect(() => serverEntry('https://x.test', ['extra'], {})).toThrow(/takes no arguments after its URL/);
+    // The files the settings loader reads.
+    expect(scopeFile('user', '/w', '/h')).toBe(settingsPaths('/w', '/h').user);
+    expect(scopeFile('local', '/w', '/h')).toBe(settingsPaths('/w', '/h').local);
   });
 
   it('writes the scope file keeping its other keys, lists the server, and removes it', async () => {

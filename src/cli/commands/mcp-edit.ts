@@ -5,20 +5,25 @@
 // trusted) · user: ~/.wield/settings.json.
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { parseServerConfig } from '../../runtime/mcp/config.js';
-import { readJsonFile, updateJsonFile } from '../../coding/settings/json-file.js';
-import { settingsPaths } from '../../coding/settings/load.js';
+import type { parseServerConfig } from '../../runtime/mcp/config.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { SetupError } from '../setup-error.js';
-import { wieldHome } from '../../runtime/agent/session-store.js';
+
+/** Loaded when the command runs: this module is imported when the CLI starts and must stay light. */
+const files = async () => ({
+  ...(await import('../../coding/settings/json-file.js')),
+  ...(await import('../../coding/settings/load.js')),
+  parseServerConfig: (await import('../../runtime/mcp/config.js')).parseServerConfig,
+  home: (await import('../../runtime/agent/session-store.js')).wieldHome(),
+});
 
 export const MCP_SCOPES = ['local', 'project', 'user'] as const;
 export type McpScope = (typeof MCP_SCOPES)[number];
 
-export function scopeFile(scope: McpScope, cwd: string, home = wieldHome()): string {
+/** The scope's file (the user and local ones are where the settings loader reads them). */
+export function scopeFile(scope: McpScope, cwd: string, home: string): string {
   if (scope === 'project') return path.join(cwd, '.mcp.json');
-  const paths = settingsPaths(cwd, home);
-  return scope === 'user' ? paths.user : paths.local;
+  return scope === 'user' ? path.join(home, '.wield', 'settings.json') : path.join(cwd, '.wield', 'settings.local.json');
 }
 
 export interface AddOptions {
@@ -40,7 +45,12 @@ function pairs(items: readonly string[], separator: '=' | ':', what: string): Re
 }
 
 /** The settings entry `wield mcp add` writes, checked as the loader reads it; bad input is a SetupError saying what to send. */
-export function serverEntry(target: string, args: readonly string[], options: AddOptions): Record<string, unknown> {
+export function serverEntry(
+  target: string,
+  args: readonly string[],
+  options: AddOptions,
+  parse: typeof parseServerConfig,
+): Record<string, unknown> {
   const url = /^https?:\/\//i.test(target);
   const transport = options.transport ?? (url ? 'http' : 'stdio');
   if (transport !== 'stdio' && transport !== 'http')
@@ -53,7 +63,7 @@ export function serverEntry(target: string, args: readonly string[], options: Ad
       : { command: target, args: [...args], ...(Object.keys(env).length > 0 ? { env } : {}) };
   if (transport === 'http' && args.length > 0)
     throw new SetupError(`an http server takes no arguments after its URL (got ${args.join(' ')}); pass headers with -H "Name: value"`);
-  const checked = parseServerConfig(entry);
+  const checked = parse(entry);
   if (!checked.ok) throw new SetupError(`wield mcp add: ${checked.message}`);
   return entry;
 }
@@ -72,8 +82,9 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 async function add(name: string, target: string, args: string[], options: AddOptions & { scope: McpScope }): Promise<number> {
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new SetupError(`server name ${JSON.stringify(name)}: use letters, digits, _ and - only`);
-  const entry = serverEntry(target, args, options);
-  const file = scopeFile(options.scope, process.cwd());
+  const { parseServerConfig, updateJsonFile, home } = await files();
+  const entry = serverEntry(target, args, options, parseServerConfig);
+  const file = scopeFile(options.scope, process.cwd(), home);
   let replaced = false;
   await updateJsonFile(file, (data) => {
     const servers = serversOf(data);
@@ -87,10 +98,11 @@ async function add(name: string, target: string, args: string[], options: AddOpt
 }
 
 async function remove(name: string, scope: McpScope | undefined): Promise<number> {
+  const { readJsonFile, updateJsonFile, home } = await files();
   const cwd = process.cwd();
   const removedFrom: string[] = [];
   for (const each of scope ? [scope] : MCP_SCOPES) {
-    const file = scopeFile(each, cwd);
+    const file = scopeFile(each, cwd, home);
     const read = await readJsonFile(file);
     const data = read.kind === 'ok' && typeof read.value === 'object' && read.value !== null ? (read.value as Record<string, unknown>) : {};
     if (!Object.hasOwn(serversOf(data), name)) continue;
@@ -101,7 +113,9 @@ async function remove(name: string, scope: McpScope | undefined): Promise<number
     removedFrom.push(file);
   }
   if (removedFrom.length === 0) {
-    process.stderr.write(`wield: no MCP server "${name}" in ${scope ? scopeFile(scope, cwd) : 'the local, project or user settings'}\n`);
+    process.stderr.write(
+      `wield: no MCP server "${name}" in ${scope ? scopeFile(scope, cwd, home) : 'the local, project or user settings'}\n`,
+    );
     return 1;
   }
   await writeOut(`Removed MCP server "${name}" from ${removedFrom.join(', ')}\n`);
