@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { createSandboxWrap, sandboxStatus, type CommandBridge } from '../src/coding/sandbox/index.js';
 import { createSession } from '../src/runtime/tool/session.js';
-import type { ToolContext } from '../src/runtime/tool/types.js';
+import type { AllowBasis, ToolContext } from '../src/runtime/tool/types.js';
 
 const ROUNDS = 41;
 const GOAL_MS = 20;
@@ -106,8 +106,8 @@ async function main(): Promise<void> {
       }
     }
     figures['plan right after a file was created (the walk is redone), 5000 files'] = await planAfterChange(large, base);
-    figures['profiles (true, small workspace): contained = read-only verdict, guarded = nobody approved, sandbox off'] =
-      await profileOverhead(small, base);
+    figures['the same, contained (the view also tests every name against the secret list)'] = await planAfterChange(large, base, 'verdict');
+    figures['profiles (small workspace), added over the same command run directly'] = await profileOverhead(small, base);
     figures['true, with sandbox.network.allowedHosts (the network bridge starts node inside)'] = await bridgeOverhead(small, base);
     console.log(JSON.stringify(figures, null, 2));
   } finally {
@@ -116,14 +116,14 @@ async function main(): Promise<void> {
 }
 
 /** The plan when a folder changed since the last command: the whole walk, as before it was kept. */
-async function planAfterChange(ws: string, base: string): Promise<Record<string, number>> {
-  const session = createSession({ cwd: ws, dir: path.join(base, 'session-changed') });
-  const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
+async function planAfterChange(ws: string, base: string, allowedBy?: AllowBasis): Promise<Record<string, number>> {
+  const session = createSession({ cwd: ws, dir: path.join(base, `session-changed-${allowedBy ?? 'sandboxed'}`) });
+  const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {}, allowedBy };
   const wrap = createSandboxWrap({ enabled: true }, session);
   const argv = ['bash', '-c', 'true'];
   const plans: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    writeFileSync(path.join(ws, `d${i % 50}`, `new-${i}.txt`), 'x\n');
+    writeFileSync(path.join(ws, `d${i % 50}`, `new-${allowedBy ?? 's'}-${i}.txt`), 'x\n');
     const t0 = performance.now();
     await wrap(argv, ctx, {});
     plans.push(performance.now() - t0);
@@ -131,27 +131,50 @@ async function planAfterChange(ws: string, base: string): Promise<Record<string,
   return { planMedianMs: round(median(plans)) };
 }
 
-/** Added time of each profile over `true` run directly, paired in the same rounds. */
-async function profileOverhead(ws: string, base: string): Promise<Record<string, number>> {
+/**
+ * Added time of each profile over the same command run directly, paired in the same rounds, for
+ * `true` and `git status`: the view (contained: read-only verdict; confined: a mode's allow), the
+ * whole machine read-only (a rule's allow; what a command nobody approved got before the view)
+ * and guarded (containment off). Plan time of the view is reported on its own.
+ */
+async function profileOverhead(ws: string, base: string): Promise<Record<string, Record<string, number>>> {
   const session = createSession({ cwd: ws, dir: path.join(base, 'session-profiles') });
   const ctx: ToolContext = { signal: new AbortController().signal, session, toolUseId: 'bench', onProgress: () => {} };
   const wrap = createSandboxWrap({}, session);
-  const argv = ['bash', '-c', 'true'];
-  const added: Record<string, number[]> = { contained: [], guarded: [] };
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const [name, allowedBy] of [
-      ['contained', 'verdict'],
-      ['guarded', 'mode'],
-    ] as const) {
-      const t0 = performance.now();
-      await runOnce('bash', argv.slice(1), ws);
-      const t1 = performance.now();
-      const wrapped = await wrap(argv, { ...ctx, allowedBy }, { command: 'true' });
-      await runOnce(wrapped.file, wrapped.args, ws);
-      added[name].push(performance.now() - t1 - (t1 - t0));
+  const uncontained = createSandboxWrap({ contain: false }, session);
+  const profiles = [
+    ['contained (view, read-only)', wrap, 'verdict'],
+    ['confined (view, writable)', wrap, 'mode'],
+    ['whole machine read-only (rule)', wrap, 'rule'],
+    ['guarded (contain: false)', uncontained, 'mode'],
+  ] as const;
+  const out: Record<string, Record<string, number>> = {};
+  for (const command of ['true', 'git status']) {
+    const argv = ['bash', '-c', command];
+    const added: Record<string, number[]> = Object.fromEntries(profiles.map(([name]) => [name, []]));
+    const plans: Record<string, number[]> = { verdict: [], rule: [] };
+    const direct: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [name, w, allowedBy] of profiles) {
+        const t0 = performance.now();
+        await runOnce('bash', argv.slice(1), ws);
+        const t1 = performance.now();
+        const wrapped = await w(argv, { ...ctx, allowedBy }, { command });
+        const t2 = performance.now();
+        await runOnce(wrapped.file, wrapped.args, ws);
+        added[name].push(performance.now() - t1 - (t1 - t0));
+        direct.push(t1 - t0);
+        if (w === wrap && (allowedBy === 'verdict' || allowedBy === 'rule')) plans[allowedBy].push(t2 - t1);
+      }
     }
+    out[command] = {
+      directMedianMs: round(median(direct)),
+      ...Object.fromEntries(profiles.map(([name]) => [`${name} addedMedianMs`, round(median(added[name]))])),
+      viewPlanMedianMs: round(median(plans.verdict)),
+      wholeMachinePlanMedianMs: round(median(plans.rule)),
+    };
   }
-  return { containedAddedMedianMs: round(median(added.contained)), guardedAddedMedianMs: round(median(added.guarded)) };
+  return out;
 }
 
 /** `true` sandboxed with and without allowed hosts: what the network bridge adds per command. */

@@ -16,6 +16,7 @@ import {
   UnusableSessionError,
   wieldHome,
 } from '../runtime/agent/session-store.js';
+import { sessionKey } from '../runtime/agent/session-key.js';
 import { loadInstructions, type LoadedInstructions } from '../coding/instructions/load.js';
 import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
 import { selectToolsForRequest } from '../runtime/search/defer.js';
@@ -117,7 +118,8 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
-  const log = new SessionLog(file ?? sessionFile(id, env));
+  // Signed, so a replay can tell it from a file written elsewhere; a new one is written only once the model answers.
+  const log = new SessionLog(file ?? sessionFile(id, env), { key: sessionKey(wieldHome(env)), holdUntilReply: file === undefined });
   answerLog = log;
   const snapshots = createFileSnapshots({ cwd: runtime.session.cwd, resolveTool: (name) => runtime.rt.resolveTool(name) });
   if (!file) {

@@ -332,7 +332,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   turn?.abort(new Error('exiting'));
   await session.close();
   await screen.stop();
-  out.write(`session ${session.id} · continue it: wield --resume ${session.id} (or wield -c in this folder)\n`);
+  // A session the model never answered was not saved (SessionLog holdUntilReply): nothing to continue.
+  if (session.log.saved) out.write(`session ${session.id} · continue it: wield --resume ${session.id} (or wield -c in this folder)\n`);
   return code;
 }
 

@@ -114,8 +114,10 @@ export async function runOneShot(given: string | undefined, flags: CliFlags): Pr
     else {
       if (result.answer !== '') await writeOut(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
       if (summary.isError) process.stderr.write(`wield: ${result.error ?? `stopped (${result.stopReason})`}\n`);
-      // JSON output carries the id; text output names it where it does not mix with the answer.
-      process.stderr.write(`wield: session ${session.id} (continue it: wield --resume ${session.id})\n`);
+      // JSON output carries the id; text output names it where it does not mix with the answer. A
+      // run the model never answered saved nothing (SessionLog holdUntilReply): nothing to continue.
+      if (session.log.saved) process.stderr.write(`wield: session ${session.id} (continue it: wield --resume ${session.id})\n`);
+      else process.stderr.write('wield: nothing was saved (the model never answered)\n');
     }
     return summary.isError ? 1 : 0;
   } finally {

@@ -7,6 +7,7 @@ import { untold } from '../coding/settings/trust.js';
 import { type CliSettings, loadCliSettings } from './settings.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
+import { isDeniedServerNote, withoutDeniedServers } from './mcp-deny.js';
 import {
   autoAllowsBash,
   createSandboxWrap,
@@ -50,6 +51,11 @@ export interface CliRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The model API in use, when known: apply_patch joins the pool for openai-responses. */
   provider?: ProviderName;
+  /**
+   * The cwd is a throwaway folder (a replay's): nothing is remembered about it in
+   * ~/.wield/projects.json, and the session's files (sandbox support, MCP logs) go to this folder.
+   */
+  scratch?: string;
 }
 
 export interface CliRuntime {
@@ -90,7 +96,7 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const { flags } = options;
   const { home, loaded } = options.settings ?? (await loadCliSettings(options.cwd, flags, env));
   const { settings } = loaded;
-  const notices: string[] = await ignoredNotices(options.cwd, loaded, wieldHome(env));
+  const notices: string[] = options.scratch !== undefined ? [] : await ignoredNotices(options.cwd, loaded, wieldHome(env));
   for (const line of loaded.unused) notices.push(`settings wield does not use (ignored): ${line}`);
 
   const session = createSession({
@@ -100,9 +106,10 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     // Read deny rules also hide the files Grep, Glob and LS would meet under the searched folder.
     readDenied: readDenyPredicate(settings.permissions.deny, home),
   });
-  session.dir = sessionArtefactsDir(session.id, env);
+  session.dir = options.scratch ?? sessionArtefactsDir(session.id, env);
   const sandbox = await sandboxFor(settings, session, home, [wieldHome(env)], notices);
-  if (!settings.sandbox.enabled) notices.push(...(await noSandboxOnce(options.cwd, loaded, wieldHome(env))));
+  if (!settings.sandbox.enabled && options.scratch === undefined)
+    notices.push(...(await noSandboxOnce(options.cwd, loaded, wieldHome(env))));
 
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
@@ -129,11 +136,15 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
 
   const policy = createPolicy({ settings, cwd: session.cwd, roots: session.roots, home, sandbox: sandbox.option });
 
-  const mcpConfigs = loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env });
+  const mcpConfigs = withoutDeniedServers(
+    loadMcpConfigs({ cwd: session.cwd, settings, trusted: loaded.trusted, mcpConfigFlag: flags.mcpConfig, env }),
+    settings.permissions.deny,
+  );
   // The untrusted .mcp.json is one of the ignored items above, told once; not again here on every run.
   const untrustedMcp = `${path.join(session.cwd, '.mcp.json')} ignored`;
   notices.push(
-    ...mcpConfigs.notes.filter((note) => !note.startsWith(untrustedMcp)),
+    // A server denied whole is the person's own choice: named by `wield mcp list`, not on every run.
+    ...mcpConfigs.notes.filter((note) => !note.startsWith(untrustedMcp) && !isDeniedServerNote(note)),
     ...mcpConfigs.errors.map((e) => `MCP ${e.server} (${e.source}): ${e.message}`),
   );
   let mcp: McpManager | undefined;

@@ -1,7 +1,7 @@
 // Prompt input (`wield -p` with words and piped stdin) and sessions (`-c`, `wield sessions`, the
 // id on stderr), through the real CLI against a stand-in server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStandin, type ScriptStep } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
@@ -130,6 +130,20 @@ describe('sessions', () => {
     }
     // Three CLI runs in a row: room for a loaded machine, as the MCP first-request tests have.
   }, 60_000);
+
+  it('a run the model never answered saves no session and offers none to continue', async () => {
+    const { standin, run, env } = await place([{ status: 401 }]);
+    try {
+      const failed = await run(['-p', 'hello']);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).not.toContain('continue it');
+      expect(failed.stderr).toContain('wield: nothing was saved (the model never answered)');
+      const sessions = path.join(env.WIELD_HOME as string, '.wield', 'sessions');
+      expect(existsSync(sessions) ? readdirSync(sessions).filter((name) => name.endsWith('.jsonl')) : []).toEqual([]);
+    } finally {
+      await standin.close();
+    }
+  });
 
   it("wield sessions lists this folder's sessions newest first, --all every folder's", async () => {
     const cwd = tempDir('wield-list-cwd-');

@@ -1,7 +1,8 @@
 // Replay as a regression tool: sessions recorded in every mode replay with no false difference,
 // and a changed tool shows exactly the calls it changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStandin, type ScriptStep } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
@@ -167,6 +168,39 @@ describe('wield replay', () => {
     const out = await replay(id, home, cwd);
     expect(out.stdout).toMatch(/^1 calls?: 1 same/m);
     expect(out.code).toBe(0);
+  });
+
+  it('a real session replays without false differences: Glob order kept, git marked not comparable, no trace in projects.json', async () => {
+    const { cwd, home } = project();
+    execFileSync('git', ['init', '-q'], { cwd });
+    // Newest first is neither name order nor its reverse, so restoring in any order without the times differs.
+    for (const [name, age] of [
+      ['b.md', 1],
+      ['c.md', 2],
+      ['a.md', 3],
+    ] as const) {
+      writeFileSync(path.join(cwd, name), `${name}\n`);
+      utimesSync(path.join(cwd, name), 1_700_000_000 - age * 60, 1_700_000_000 - age * 60);
+    }
+    const script: ScriptStep[] = [
+      { toolCalls: [call('g1', 'Glob', { pattern: '*.md' }), call('s1', 'Bash', { command: 'git status --short' })] },
+      { text: 'done' },
+    ];
+    const id = await recordOneShot(script, cwd, home);
+    const recorded = readSession(sessionFile(id, cleanEnv(home))).records;
+    const globbed = recorded.find(
+      (r) => r.type === 'message' && r.message.content.some((p) => p.type === 'tool_result' && p.toolUseId === 'g1'),
+    );
+    expect(JSON.stringify(globbed)).toMatch(/b\.md.*c\.md.*a\.md/);
+    const out = await replay(id, home, cwd);
+    expect(out.stdout).toContain('✓ Glob g1: same');
+    expect(out.stdout).toContain('– Bash s1: not compared: it runs git, and a session does not record the repository');
+    expect(out.stdout).toMatch(/^2 calls: 1 same, 1 not compared$/m);
+    expect(out.code).toBe(0);
+    // The recording's own folder is remembered; the replay's temporary one (wield-replay-XXXXXX) is not.
+    const projects = path.join(home, '.wield', 'projects.json');
+    const folders = Object.keys(existsSync(projects) ? JSON.parse(readFileSync(projects, 'utf8')).projects : {});
+    expect(folders.filter((folder) => /\/wield-replay-[^-/]{6}$/.test(folder))).toEqual([]);
   });
 
   it('says which id was not found', async () => {

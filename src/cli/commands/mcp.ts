@@ -7,6 +7,7 @@ import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { SetupError } from '../setup-error.js';
 import { registerEdit } from './mcp-edit.js';
+import { isDeniedServerNote } from '../mcp-deny.js';
 
 interface ServeFlags extends CliFlags {
   http?: number;
@@ -68,6 +69,8 @@ async function listServers(flags: CliFlags): Promise<number> {
       await writeOut(`${JSON.stringify({ servers, configErrors, notes }, null, 2)}\n`);
     } else {
       for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
+      // Not among a run's notices (the person denied the server on purpose), but a listing names it.
+      for (const note of notes.filter(isDeniedServerNote)) process.stderr.write(`wield: ${note}\n`);
       await writeOut(`${formatServerTable(servers, runtime.mcpConfigs.untrustedFile)}\n`);
     }
     return servers.some((s) => s.state === 'failed') || configErrors.length > 0 ? 1 : 0;

@@ -83,8 +83,9 @@ export function formatSandboxStatus(report: SandboxReport): string {
   if (report.available) {
     // The same three answers the permission engine and the Bash tool act on (profileFor, autoAllowsBash).
     lines.push(
-      `  Bash calls that run without asking (read-only, or allowed by a rule): ${report.contain ? 'contained: nothing writable but a private temp folder, no network, secrets hidden' : report.enabled ? 'sandboxed (sandbox.contain is false)' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
-      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run sandboxed without asking (autoAllowBash)' : `ask as usual; once approved they run ${report.enabled ? 'sandboxed' : 'unsandboxed'}`}`,
+      `  Bash calls nobody approved (read-only, a mode, a hook): ${report.contain ? 'run in a view of the machine: the workspace (read-only unless a mode allowed writing), system folders, PATH; no home folder, no network, secrets hidden' : report.enabled ? 'sandboxed (sandbox.contain is false)' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
+      `  Bash calls a rule allows: ${report.contain || report.enabled ? 'sandboxed: the workspace writable, the rest of the machine read-only, credentials hidden' : 'run as they are, git and wield files kept read-only (sandbox.contain is false)'}`,
+      `  Bash calls that would ask: ${report.enabled && report.autoAllowBash ? 'run in the view, workspace writable, without asking (autoAllowBash)' : `ask as usual; once approved they run ${report.enabled ? 'sandboxed' : 'unsandboxed'}`}`,
     );
   } else {
     lines.push(

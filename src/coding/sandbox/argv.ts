@@ -1,8 +1,9 @@
 // The bubblewrap command line for one sandboxed command: a pure function of the plan, so the
 // mount order (which decides what wins) is unit-tested without running anything.
 // bwrap applies its options in order and a later mount covers an earlier one at the same or a
-// deeper path (bwrap(1), "--bind SRC DEST"), hence: read-only root, then writable folders, then
-// the read-only and unreadable holes punched into them.
+// deeper path (bwrap(1), "--bind SRC DEST"), hence: read-only root (or the view), then writable
+// folders, then the read-only and unreadable holes punched into them.
+import { VIEW_UNSET_ENV, type Mount } from './view.js';
 
 export interface SandboxPlan {
   /** Working directory inside the sandbox. */
@@ -29,6 +30,10 @@ export interface SandboxPlan {
    * rewrite what runs later; see wrap.ts). Secrets, support and temp folders are not mounted.
    */
   guardOnly?: boolean;
+  /** Instead of the whole file system read-only: only these mounts (view.ts), the rest absent. */
+  view?: readonly Mount[];
+  /** Variables set inside the view (HOME, git's identity); VIEW_UNSET_ENV are unset with them. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Flags that hold for every sandboxed command. */
@@ -76,7 +81,7 @@ export function sandboxCommand(
 
 export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], seccompFd?: number): string[] {
   if (plan.guardOnly) return guardArgs(plan, argv);
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  const args = plan.view === undefined ? ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'] : plan.view.flatMap(mountArgs);
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   // Read-only even when the session folder sits inside a writable root, so no command can
   // swap the filter or the stand-in file that later commands are built with.
@@ -96,8 +101,24 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   }
   args.push(...ISOLATION_FLAGS);
   if (seccompFd !== undefined) args.push('--seccomp', String(seccompFd));
+  if (plan.env !== undefined) {
+    for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
+    for (const name of VIEW_UNSET_ENV) args.push('--unsetenv', name);
+  }
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);
   return args;
+}
+
+function mountArgs(mount: Mount): string[] {
+  switch (mount.kind) {
+    case 'ro-bind':
+    case 'bind':
+      return [`--${mount.kind}`, mount.src, mount.dest];
+    case 'symlink':
+      return ['--symlink', mount.target, mount.dest];
+    default:
+      return [`--${mount.kind}`, mount.dest];
+  }
 }
 
 /** The host's own tree, writable (devices and /proc included), with the protected paths bound read-only over it. */

@@ -7,6 +7,8 @@ interface Sign {
   what: string;
   /** Also a sign when guarded (the host's file system writable, network and sockets as outside). */
   guarded?: true;
+  /** Only a sign in the view (contained, confined): elsewhere a missing file is the command's own matter. */
+  view?: true;
 }
 
 // errno names as printed by Node (err.code), strerror texts as printed by coreutils/libc, and
@@ -22,6 +24,12 @@ const SIGNS: readonly Sign[] = [
     pattern: /Read-only file system|\bEROFS\b|Device or resource busy|\bEBUSY\b/,
     what: "a write outside the writable folders (the workspace roots and $TMPDIR) or to a protected path (git's hooks and config files such as .git/hooks, .git/config, .git/commondir; .wield/, .mcp.json) was refused",
     guarded: true,
+  },
+  {
+    // In the view, a file outside the workspace (or a home file, or a program installed there) is absent.
+    pattern: /No such file or directory|\bENOENT\b|command not found/,
+    what: 'a file or program outside the workspace, the system folders and PATH was not found: a command nobody approved does not see it',
+    view: true,
   },
   {
     pattern: /Permission denied|\bEACCES\b/,
@@ -52,10 +60,13 @@ const SIGNS: readonly Sign[] = [
   },
 ];
 
+// What a command nobody approved sees: only the workspace, system folders and PATH's programs.
+const VIEW =
+  'it ran in a view of the machine: the workspace, system folders and the programs on PATH, no home folder (HOME is an empty private folder), no network, secrets hidden; files outside the workspace do not exist there';
 const INTRO: Record<SandboxProfile, string> = {
   sandboxed: "This command ran in the sandbox, and the failure looks like the sandbox's doing",
-  contained:
-    "This command ran without asking (proven read-only, or allowed by a rule), so it ran contained: nothing is writable but $TMPDIR, there is no network, secrets are hidden. The failure looks like the containment's doing",
+  contained: `This command ran without anyone's approval (proven read-only), so ${VIEW}, and nothing is writable but $TMPDIR. The failure looks like the containment's doing`,
+  confined: `This command ran without anyone's approval (a permission mode or a hook allowed it), so ${VIEW}. The failure looks like the containment's doing`,
   guarded:
     "This command ran without anyone's approval, so git's hooks and config files, .wield/, .mcp.json, shell start-up files and ~/.ssh stay read-only. The failure looks like that protection's doing",
 };
@@ -67,7 +78,8 @@ const INTRO: Record<SandboxProfile, string> = {
 export function explainSandboxFailure(output: string, exitCode: number, profile: SandboxProfile = 'sandboxed'): string | undefined {
   // A zero exit with such words in the output is usually data (grep results), not a denial.
   if (exitCode === 0) return undefined;
-  const signs = profile === 'guarded' ? SIGNS.filter((sign) => sign.guarded) : SIGNS;
+  const inView = profile === 'contained' || profile === 'confined';
+  const signs = SIGNS.filter((sign) => (profile === 'guarded' ? sign.guarded : inView || !sign.view));
   const hits = signs.filter((sign) => sign.pattern.test(output)).map((sign) => sign.what);
   if (hits.length === 0) return undefined;
   return (

@@ -10,15 +10,27 @@ import { kindOf, realOrUndefined } from './fs-probe.js';
 import { protectedGitEntries, rootGit, type ProtectedEntry } from './git-dirs.js';
 import { gitConfigTargets } from './git-config-targets.js';
 import { userHome } from '../permissions/home.js';
-import { scanRoot } from './scan.js';
+import { scanRoot, type HidePredicate } from './scan.js';
 import { PROTECTED_PATHS, parseDenyRead } from './settings.js';
+import { computeView } from './view.js';
+import { rootGitDirs, type MachineFacts } from './view-facts.js';
 
 /**
- * `sandboxed`: the sandbox as settings make it (workspace writable). `contained`: nothing writable
- * but the temp folder, for commands that run without asking. `guarded`: everything as outside but
- * the protected paths, for commands nobody approved when the sandbox is off.
+ * `sandboxed`: the sandbox as settings make it (workspace writable, the rest of the machine
+ * readable). `contained` and `confined`: the view (view.ts) of what the session may read, for
+ * commands nobody approved; the workspace read-only when contained, writable (protected paths
+ * aside) when confined. `guarded`: everything as outside but the protected paths (containment off).
  */
-export type SandboxProfile = 'sandboxed' | 'contained' | 'guarded';
+export type SandboxProfile = 'sandboxed' | 'contained' | 'confined' | 'guarded';
+
+/** What the view needs besides the plan's input: the machine's facts and which workspace entries to hide. */
+export interface ViewInput {
+  machine: MachineFacts;
+  /** Credentials (the analyser's list) and Read-denied paths; the same function every time, so walks are kept. */
+  hide: HidePredicate;
+  /** This session's folder (real path), shown read-only. */
+  sessionDir?: string;
+}
 
 export interface PlanInput {
   profile?: SandboxProfile;
@@ -33,6 +45,8 @@ export interface PlanInput {
   home?: string;
   /** Absolute paths outside the workspace to keep read-only when guarded, if they exist (shell start-up files, ~/.ssh…). */
   protectedOutside?: readonly string[];
+  /** Required for `contained` and `confined`. */
+  view?: ViewInput;
 }
 
 /** The plan plus what could not be protected, so callers never overstate the protection. */
@@ -61,11 +75,26 @@ const isUnder = (child: string, parent: string): boolean =>
 
 export async function planSandbox(input: PlanInput): Promise<PlanResult> {
   const profile = input.profile ?? 'sandboxed';
+  const viewed = profile === 'contained' || profile === 'confined';
+  if (viewed && input.view === undefined) throw new Error(`the ${profile} profile needs the view's facts`);
   const workspace = unique(existing(input.roots));
-  const roots = unique([...workspace, ...(profile === 'sandboxed' ? existing(input.writableRoots) : [])]);
+  const roots = unique([...workspace, ...(profile === 'sandboxed' || profile === 'confined' ? existing(input.writableRoots) : [])]);
   const spec = parseDenyRead(profile === 'guarded' ? [] : input.denyRead, input.home);
-  const scans = roots.map((root) => scanRoot(root, spec.patterns, spec.exempt));
-  const secrets = hidden(unique([...spec.paths, ...scans.flatMap((scan) => scan.secrets)]));
+  const scans = roots.map((root) => scanRoot(root, spec.patterns, spec.exempt, viewed ? input.view?.hide : undefined));
+  const view =
+    viewed && input.view
+      ? computeView({ ...input.view.machine, roots: workspace, rootGitDirs: rootGitDirs(workspace), sessionDir: input.view.sessionDir })
+      : undefined;
+  // In the view, only masks over what it shows: the homes are empty folders there already.
+  const shown = (p: string): boolean =>
+    view === undefined || roots.some((r) => isUnder(p, r)) || view.mounts.some((m) => m.kind === 'ro-bind' && isUnder(p, m.dest));
+  const masked = unique([
+    ...spec.paths,
+    ...scans.flatMap((scan) => scan.secrets),
+    ...(input.view && view ? input.view.machine.etcSecrets : []),
+  ]);
+  const secrets = hidden(masked.filter(shown));
+  if (view !== undefined) secrets.deniedDirs.push(...view.deniedDirs.filter((d) => !secrets.deniedDirs.includes(d)));
   const planOf = (writable: string[], guard: Protection): PlanResult => ({
     plan: {
       cwd: input.cwd,
@@ -77,6 +106,7 @@ export async function planSandbox(input: PlanInput): Promise<PlanResult> {
       ...secrets,
       deniedFileSource: input.deniedFileSource,
       ...(profile === 'guarded' ? { guardOnly: true } : {}),
+      ...(view === undefined ? {} : { view: view.mounts, env: view.env }),
     },
     unprotected: unique(guard.unprotected),
   });

@@ -7,7 +7,7 @@
 // modification time back, not the change time. A folder changed within the last CLOCK_SLACK_MS
 // of a walk is not trusted (a file system's clock ticks coarsely: a second change in the same
 // tick would leave the times as they were), so that walk is not kept.
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
 
@@ -18,22 +18,42 @@ export interface RootScan {
 
 const CLOCK_SLACK_MS = 2_000;
 
+/**
+ * Decides, for each entry of the walk (absolute and root-relative path), whether it is hidden on
+ * top of the patterns. Compared by identity for the kept walk: pass the same function each time.
+ */
+export type HidePredicate = (absPath: string, relPath: string) => boolean;
+
 interface Kept {
-  key: string;
   folders: string[];
   stamps: string[];
   scan: RootScan;
 }
 
+/** Kept per root, patterns and hide predicate: the profiles (contained, sandboxed, guarded) alternate in one session. */
 const kept = new Map<string, Kept>();
+const hideIds = new WeakMap<HidePredicate, number>();
+let lastHideId = 0;
+
+function keptKey(root: string, hide: HidePredicate | undefined): string {
+  if (hide === undefined) return root;
+  let id = hideIds.get(hide);
+  if (id === undefined) {
+    id = ++lastHideId;
+    hideIds.set(hide, id);
+  }
+  return `${root}\0${id}`;
+}
 
 /** What the walk of `root` finds, from the last walk when no folder in it has changed since. */
-export function scanRoot(root: string, patterns: readonly string[], exempt: readonly string[]): RootScan {
+export function scanRoot(root: string, patterns: readonly string[], exempt: readonly string[], hide?: HidePredicate): RootScan {
   const key = JSON.stringify([patterns, exempt]);
-  const last = kept.get(root);
-  if (last !== undefined && last.key === key && last.folders.every((folder, i) => stamp(folder) === last.stamps[i])) return last.scan;
+  const at = `${keptKey(root, hide)}\0${key}`;
+  const last = kept.get(at);
+  if (last?.folders.every((folder, i) => stamp(folder) === last.stamps[i])) return last.scan;
   const started = Date.now();
   const scan = walk(root, patterns, exempt);
+  if (hide !== undefined) scan.secrets = [...new Set([...scan.secrets, ...hiddenEntries(root, exempt, hide)])];
   // Every folder the walk could have read, itself included; `.git` folders are not read (only seen).
   const folders = [root, ...listFolders(root)];
   const stamps = folders.map(stamp);
@@ -41,8 +61,8 @@ export function scanRoot(root: string, patterns: readonly string[], exempt: read
     const changed = changeTime(folder);
     return changed !== undefined && changed < started - CLOCK_SLACK_MS;
   });
-  if (settled) kept.set(root, { key, folders, stamps, scan });
-  else kept.delete(root);
+  if (settled) kept.set(at, { folders, stamps, scan });
+  else kept.delete(at);
   return scan;
 }
 
@@ -65,6 +85,30 @@ function walk(root: string, patterns: readonly string[], exempt: readonly string
     secrets: found.filter((p) => path.basename(p) !== '.git'),
     repositories: found.filter((p) => path.basename(p) === '.git').map((p) => path.dirname(p)),
   };
+}
+
+/**
+ * Every entry `hide` names, but not below a hidden folder (its mask covers them) and not links:
+ * bwrap would mount over a link's target, and inside the view a link either leads to a file
+ * that is itself checked or out of the view, to nothing.
+ */
+function hiddenEntries(root: string, exempt: readonly string[], hide: HidePredicate): string[] {
+  const entries = globSync(['**'], {
+    cwd: root,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    ignore: [...exempt, '**/node_modules/**', '**/.git/**', '**/.git'],
+  })
+    .map((rel) => rel.replace(/\/+$/, ''))
+    .sort();
+  const found: string[] = [];
+  for (const rel of entries) {
+    const abs = path.join(root, rel);
+    if (found.some((dir) => abs.startsWith(`${dir}/`)) || !hide(abs, rel)) continue;
+    if (!lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) found.push(abs);
+  }
+  return found;
 }
 
 /** The folders the walk above reads (a superset: exempt names are not left out). */

@@ -30,9 +30,10 @@ export const sandboxSettingsSchema = z.strictObject({
   /** bwrap binary; found on PATH when left out. */
   bwrapPath: z.string().min(1).optional(),
   /**
-   * Commands that run without asking (proven read-only, or allowed by a rule) run contained:
-   * nothing writable but a private temp folder, no network, secrets hidden. Default true; needs
-   * only bubblewrap, not `enabled`.
+   * Commands nobody approved (proven read-only, or allowed by a mode or a hook) run in the view of
+   * the machine (view.ts): the workspace (read-only when proven read-only), system folders, PATH,
+   * no home, no network, secrets masked; rule-allowed ones sandboxed. Default true; needs only
+   * bubblewrap, not `enabled`. False runs them as the rest (guarded when the sandbox is off).
    */
   contain: z.boolean().optional(),
   // Renamed: said plainly rather than as an unknown key.

@@ -11,11 +11,15 @@ import { ToolError } from '../../runtime/tool/types.js';
 import { sandboxCommand } from './argv.js';
 import { bridgeSource } from './bridge.js';
 import { serveBridge } from './network-proxy.js';
-import { planSandbox, type SandboxProfile } from './plan.js';
+import { planSandbox, type SandboxProfile, type ViewInput } from './plan.js';
+import type { HidePredicate } from './scan.js';
 import { unixSocketFilter } from './seccomp.js';
 import { DEFAULT_DENY_READ, expandPath, type SandboxSettings } from './settings.js';
 import { sandboxStatus } from './status.js';
 import { messageOf } from '../../runtime/util/message.js';
+import { mayNameSecret } from '../bash/paths.js';
+import { machineFacts, type MachineFacts } from './view-facts.js';
+import { realOrUndefined } from './fs-probe.js';
 
 export interface WrappedCommand {
   file: string;
@@ -54,6 +58,8 @@ export interface WrapOptions {
   home?: string;
   /** Folders holding wield's own `.wield/` (WIELD_HOME), whose user settings a guarded command may not change. */
   wieldHomes?: readonly string[];
+  /** The environment commands get (process.env by default): PATH's folders are shown in the view. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const supportDirOf = (session: SessionState): string => path.join(session.dir, 'sandbox');
@@ -96,6 +102,24 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
     ...new Set(homes.flatMap((home) => DEFAULT_DENY_READ.map((entry) => (entry.startsWith('~/') ? expandPath(entry, '/', home) : entry)))),
   ];
 
+  // The view's machine facts, kept while PATH is the same (system folders and homes do not move).
+  let machine: { path: string; facts: MachineFacts } | undefined;
+  const env = options.env ?? process.env;
+  const machineNow = (): MachineFacts => {
+    const envPath = env.PATH ?? '';
+    if (machine?.path !== envPath) machine = { path: envPath, facts: machineFacts({ homes, wieldHomes: options.wieldHomes ?? [], env }) };
+    return machine.facts;
+  };
+  // Hidden in the view: what the analyser refuses to read (its own test, not a copy) and what Read deny rules cover.
+  const readDenied = session.readDenied;
+  // The walk meets every folder before what is in it, so the last two segments (a name, or a pair
+  // like .config/gh) are enough, and cost half of the whole path on deep trees.
+  const hide: HidePredicate = (abs, rel) => mayNameSecret(rel.split('/').slice(-2).join('/')) || readDenied?.(abs) === true;
+  const viewFor = (profile: SandboxProfile): ViewInput | undefined =>
+    profile === 'contained' || profile === 'confined'
+      ? { machine: machineNow(), hide, sessionDir: realOrUndefined(session.dir) }
+      : undefined;
+
   return async (argv, ctx, input) => {
     const direct = (reason: string): WrappedCommand => ({ file: argv[0], args: argv.slice(1), sandboxed: false, reason });
     if (asksForNoSandbox(input)) return direct('the input asked for "sandbox": false');
@@ -117,6 +141,7 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
         deniedFileSource,
         home: options.home,
         protectedOutside,
+        view: viewFor(profile),
       });
       // Sockets are refused only where the network is: a guarded command keeps the host's.
       const seccomp = profile !== 'guarded' && status.features.unixSocketsBlocked ? filterFile : undefined;
@@ -142,15 +167,16 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
 }
 
 /**
- * How a call runs, from the settings and what allowed it. Without asking: proven read-only, it
- * runs contained (nothing writable but its temp folder); allowed by a rule, sandboxed (the rule
- * lets it change the workspace, not escape it). With the sandbox on, everything else runs
- * sandboxed; with it off, a call nobody approved (a mode, a hook) is guarded and one a person
- * approved runs as it is. `sandbox.contain: false` keeps the first two as the rest.
+ * How a call runs, from the settings and what allowed it. Nobody approved it: proven read-only,
+ * it runs contained (the view, workspace read-only); allowed by a mode or a hook, confined (the
+ * view, workspace writable). Allowed by a rule, sandboxed (the rule lets it change the workspace,
+ * not escape it). With the sandbox on, what a person approved runs sandboxed, else as it is.
+ * `sandbox.contain: false` runs the first three as the rest (a call nobody approved is then guarded).
  */
 export function profileFor(settings: SandboxSettings, allowedBy: AllowBasis | undefined): SandboxProfile | undefined {
   const contain = settings.contain !== false;
   if (allowedBy === 'verdict' && contain) return 'contained';
+  if (allowedBy === 'mode' && contain) return 'confined';
   if (settings.enabled === true || (allowedBy === 'rule' && contain)) return 'sandboxed';
   return allowedBy === undefined ? undefined : 'guarded';
 }

@@ -73,7 +73,7 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
     const sha256 = createHash('sha256').update(data).digest('hex');
     const keep = data.length <= limits.maxFileBytes && bytes + data.length <= limits.maxTotalBytes;
     if (!keep) {
-      out.push({ type: 'file', path: rel, sha256, size: data.length });
+      out.push({ type: 'file', path: rel, sha256, size: data.length, mtimeMs: stat.mtimeMs });
       return;
     }
     bytes += data.length;
@@ -85,6 +85,7 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
       size: data.length,
       content: data.toString(utf8 ? 'utf8' : 'base64'),
       encoding: utf8 ? 'utf8' : 'base64',
+      mtimeMs: stat.mtimeMs,
     });
   };
 

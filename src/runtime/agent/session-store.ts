@@ -7,6 +7,7 @@ import type { PermissionDecision } from '../pipeline/types.js';
 import type { Message } from '../providers/types.js';
 import type { ErrorKind } from '../tool/types.js';
 import type { AgentEvent } from './events.js';
+import { recordMac } from './session-key.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -37,6 +38,8 @@ export type SessionRecord =
       content?: string;
       encoding?: 'utf8' | 'base64';
       absent?: true;
+      /** Its modification time (Glob lists newest first; a replay restores it so the order holds). */
+      mtimeMs?: number;
     }
   /** The person's answers to an AskUserQuestion call (null: dismissed), in the order asked. */
   | { type: 'answer'; questions: string[]; answers: string[][] | null };
@@ -64,21 +67,65 @@ export function sessionArtefactsDir(id: string, env: NodeJS.ProcessEnv = process
   return path.join(sessionsDir(env), id);
 }
 
+export interface SessionLogOptions {
+  /** Chains a MAC into every record, so a replay can tell this installation's logs (session-key.ts). */
+  key?: Buffer;
+  /**
+   * Keeps the records in memory until the model first answers: a run that fails before that (a
+   * rejected key, an unreachable server) leaves no session behind that holds only the prompt.
+   */
+  holdUntilReply?: boolean;
+}
+
 export class SessionLog {
   /** Whether the file is known to end with a newline (checked before the first append). */
   private endsClean = false;
+  /** The last record's MAC, once known ('' before the first record of a new file). */
+  private previousMac: string | undefined;
+  private pending: SessionRecord[] | undefined;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    private readonly options: SessionLogOptions = {},
+  ) {
     mkdirSync(path.dirname(file), { recursive: true });
+    if (options.holdUntilReply) this.pending = [];
+  }
+
+  /** False while records are held (nothing written yet); see SessionLogOptions.holdUntilReply. */
+  get saved(): boolean {
+    return this.pending === undefined;
   }
 
   // Synchronous appends: records stay in order and survive a process exit right after.
   append(record: SessionRecord): void {
+    if (this.pending) {
+      this.pending.push(record);
+      if (!isReply(record)) return;
+      const held = this.pending;
+      this.pending = undefined;
+      for (const entry of held) this.write(entry);
+      return;
+    }
+    this.write(record);
+  }
+
+  private write(record: SessionRecord): void {
     // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
     // broken last line; the torn bytes are kept, the new record starts on a line of its own.
     const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
-    appendFileSync(this.file, `${lead}${JSON.stringify(record)}\n`, { mode: 0o600 });
+    appendFileSync(this.file, `${lead}${this.line(record)}\n`, { mode: 0o600 });
     this.endsClean = true;
+  }
+
+  private line(record: SessionRecord): string {
+    const json = JSON.stringify(record);
+    const key = this.options.key;
+    if (!key) return json;
+    this.previousMac ??= lastMac(this.file);
+    const mac = recordMac(key, this.previousMac, json);
+    this.previousMac = mac;
+    return `${json.slice(0, -1)},"mac":"${mac}"}`;
   }
 
   /** Records what a session log keeps from an agent event (other events are transient). */
@@ -86,6 +133,23 @@ export class SessionLog {
     const record = recordFor(event);
     if (record) this.append(record);
   }
+}
+
+/** The model has answered: what ends holding a new log's records. */
+function isReply(record: SessionRecord): boolean {
+  return (record.type === 'message' && record.message.role === 'assistant') || record.type === 'history';
+}
+
+/** The MAC of a log's last record, to chain a resumed session's records to ('' for no file). */
+function lastMac(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const { macs } = parseSession(text);
+  return macs[macs.length - 1] ?? '';
 }
 
 /** True for a missing or empty file, or one whose last byte is a newline. */
@@ -142,6 +206,8 @@ export interface ParsedSession {
   problems: string[];
   /** The 1-based numbers of those lines, in order. */
   problemLines: number[];
+  /** Each record's MAC as written (session-key.ts), taken out of the record; undefined where it has none. */
+  macs: (string | undefined)[];
 }
 
 const RECORD_TYPES = new Set(['session', 'message', 'history', 'tool_end', 'permission', 'file', 'answer']);
@@ -151,6 +217,7 @@ export function parseSession(text: string): ParsedSession {
   const records: SessionRecord[] = [];
   const problems: string[] = [];
   const problemLines: number[] = [];
+  const macs: (string | undefined)[] = [];
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -162,14 +229,17 @@ export function parseSession(text: string): ParsedSession {
       return;
     }
     const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-    if (typeof type === 'string' && RECORD_TYPES.has(type)) records.push(value as SessionRecord);
-    else {
+    if (typeof type === 'string' && RECORD_TYPES.has(type)) {
+      const { mac, ...record } = value as SessionRecord & { mac?: unknown };
+      records.push(record as SessionRecord);
+      macs.push(typeof mac === 'string' ? mac : undefined);
+    } else {
       problems.push(`line ${index + 1}: not a session record (expected "type" to be one of ${[...RECORD_TYPES].join(', ')})`);
       problemLines.push(index + 1);
     }
   });
   const header = records.find((record): record is Extract<SessionRecord, { type: 'session' }> => record.type === 'session');
-  return { header, records, problems, problemLines };
+  return { header, records, problems, problemLines, macs };
 }
 
 /** "line 7", "lines 3, 4 and 9", at most `max` numbers then "and N more". */

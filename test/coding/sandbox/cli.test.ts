@@ -117,7 +117,7 @@ describe('wield sandbox status / doctor', () => {
         ['sandbox', 'status', '--trust'],
       ]) {
         const { out } = await wield(...args);
-        expect(out).toMatch(/run sandboxed without asking \(autoAllowBash\)/);
+        expect(out).toMatch(/run in the view, workspace writable, without asking \(autoAllowBash\)/);
         expect(out).toMatch(/network: only 127\.0\.0\.1, through wield's proxy/);
       }
       process.chdir(home);

@@ -65,7 +65,8 @@ describe('WIELD_HOME moves only wield’s folder (class 15)', () => {
     expect(spawnSync('bash', ['-c', 'cat ~/.ssh/id_rsa'], { env: env(), encoding: 'utf8' }).stdout).toBe('REAL PRIVATE KEY\n');
     const r = await bash('cat ~/.ssh/id_rsa', '--sandbox', '--permission-mode', 'bypassPermissions');
     expect(r.stdout).not.toContain('REAL PRIVATE KEY');
-    expect(r.stdout).toMatch(/Permission denied/);
+    // bypassPermissions: nobody approved it, so it runs in the view, where no home file exists.
+    expect(r.stdout).toMatch(/No such file or directory/);
   });
 });
 

@@ -30,6 +30,18 @@ describe('explainSandboxFailure', () => {
     expect(note).toMatch(/permission decision/);
   });
 
+  it('in the view, a missing file or program outside the workspace is named; sandboxed, it is the command’s own matter', () => {
+    const output = 'cat: /home/u/notes.txt: No such file or directory';
+    for (const profile of ['contained', 'confined'] as const) {
+      expect(explainSandboxFailure(output, 1, profile)).toMatch(
+        /no home folder[\s\S]*outside the workspace, the system folders and PATH was not found/,
+      );
+    }
+    expect(explainSandboxFailure('bash: cargo: command not found', 127, 'contained')).toMatch(/not found/);
+    expect(explainSandboxFailure(output, 1, 'sandboxed')).toBeUndefined();
+    expect(explainSandboxFailure(output, 1, 'guarded')).toBeUndefined();
+  });
+
   it('names every cause it sees', () => {
     const note = explainSandboxFailure('x: Read-only file system\ny: Could not resolve host: a.b', 2);
     expect(note).toMatch(/write outside/);

@@ -1,26 +1,29 @@
-// The three ways a command runs in bubblewrap, by what allowed it (wrap.ts profileFor): contained
-// (ran without asking on a read-only verdict), sandboxed, guarded (nobody approved it, sandbox off).
+// The ways a command runs in bubblewrap, by what allowed it (wrap.ts profileFor): contained (ran
+// without asking on a read-only verdict), sandboxed, guarded (nobody approved it, containment off).
+// The view itself (contained, confined) has its own tests in view-bwrap.test.ts.
 // Real commands, real bwrap; each protection is checked against the same command in plain bash.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxWrap, sandboxStatus, sandboxTempDir } from '../../../src/coding/sandbox/index.js';
+import { createSandboxWrap, sandboxStatus, sandboxTempDir, type SandboxSettings } from '../../../src/coding/sandbox/index.js';
 import { profileFor } from '../../../src/coding/sandbox/wrap.js';
 import type { AllowBasis } from '../../../src/runtime/tool/types.js';
 import { bash, makeFixture, runWrapped, type Fixture, type RunResult } from './helpers.js';
 
 describe('profileFor', () => {
-  it('contains what ran without asking; guards what nobody approved; leaves what a person approved', () => {
+  it('puts what nobody approved in the view (contained or confined); sandboxes what a rule allowed; leaves what a person approved', () => {
     const cases: [boolean | undefined, boolean | undefined, AllowBasis | undefined, string | undefined][] = [
       // enabled, contain, allowedBy → profile
       [undefined, undefined, 'verdict', 'contained'],
       [undefined, undefined, 'rule', 'sandboxed'],
-      [undefined, undefined, 'mode', 'guarded'],
+      [undefined, undefined, 'mode', 'confined'],
       [undefined, undefined, undefined, undefined],
       [true, undefined, 'verdict', 'contained'],
       [true, undefined, undefined, 'sandboxed'],
-      [true, undefined, 'mode', 'sandboxed'],
+      [true, undefined, 'mode', 'confined'],
+      [undefined, false, 'mode', 'guarded'],
+      [true, false, 'mode', 'sandboxed'],
       [undefined, false, 'verdict', 'guarded'],
       [undefined, false, 'rule', 'guarded'],
       [true, false, 'verdict', 'sandboxed'],
@@ -38,8 +41,8 @@ describe.skipIf(!status.available)(`profiles ${title}`, () => {
   let f: Fixture;
   let server: net.Server;
   let port = 0;
-  const run = async (script: string, allowedBy: AllowBasis): Promise<RunResult> => {
-    const wrap = createSandboxWrap({}, f.session, { home: f.home });
+  const run = async (script: string, allowedBy: AllowBasis, settings: SandboxSettings = {}): Promise<RunResult> => {
+    const wrap = createSandboxWrap(settings, f.session, { home: f.home });
     const cmd = await wrap(bash(script), { ...f.ctx, allowedBy }, { command: script });
     expect(cmd.sandboxed).toBe(true);
     const result = await runWrapped(cmd, f.ws);
@@ -82,7 +85,8 @@ describe.skipIf(!status.available)(`profiles ${title}`, () => {
     expect((await direct(script)).stdout).toMatch(/gho_secret[\s\S]*u:secret[\s\S]*auth[\s\S]*_authToken/);
     const r = await run(script, 'verdict');
     expect(r.stdout).toBe('');
-    expect(r.stderr.match(/Permission denied/g)?.length).toBe(files.length);
+    // Not even there: the view has no home folder.
+    expect(r.stderr.match(/No such file or directory/g)?.length).toBe(files.length);
   });
 
   it('contained: no network, not even the host loopback', async () => {
@@ -92,7 +96,7 @@ describe.skipIf(!status.available)(`profiles ${title}`, () => {
     expect(r.stdout).toBe('');
   });
 
-  it('guarded: the workspace and the rest stay as outside, the network too; protected files stay read-only', async () => {
+  it('guarded (containment off): the workspace and the rest stay as outside, the network too; protected files stay read-only', async () => {
     const outsideFile = path.join(f.outside, 'guarded.txt');
     const script = [
       'echo w > guarded-made.txt',
@@ -101,7 +105,7 @@ describe.skipIf(!status.available)(`profiles ${title}`, () => {
       'echo evil > .git/hooks/post-checkout; echo "hook=$?"',
       'git config core.fsmonitor ./evil; echo "config=$?"',
     ].join('; ');
-    const r = await run(script, 'mode');
+    const r = await run(script, 'mode', { contain: false });
     expect(readFileSync(path.join(f.ws, 'guarded-made.txt'), 'utf8')).toBe('w\n');
     expect(readFileSync(outsideFile, 'utf8')).toBe('o\n');
     expect(r.stdout).toContain('host-service');

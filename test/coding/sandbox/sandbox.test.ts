@@ -222,9 +222,10 @@ describe.skipIf(!status.available)(title, () => {
     // A call that ran without asking is contained even with the sandbox off, unless contain is false.
     expect(await off(argv, { ...f.ctx, allowedBy: 'verdict' }, {})).toMatchObject({ sandboxed: true, profile: 'contained' });
     expect(await off(argv, { ...f.ctx, allowedBy: 'rule' }, {})).toMatchObject({ sandboxed: true, profile: 'sandboxed' });
-    expect(await off(argv, { ...f.ctx, allowedBy: 'mode' }, {})).toMatchObject({ sandboxed: true, profile: 'guarded' });
+    expect(await off(argv, { ...f.ctx, allowedBy: 'mode' }, {})).toMatchObject({ sandboxed: true, profile: 'confined' });
     const uncontained = createSandboxWrap({ enabled: false, contain: false }, f.session, { home: f.home });
     expect(await uncontained(argv, { ...f.ctx, allowedBy: 'verdict' }, {})).toMatchObject({ profile: 'guarded' });
+    expect(await uncontained(argv, { ...f.ctx, allowedBy: 'mode' }, {})).toMatchObject({ profile: 'guarded' });
   });
 
   it('allowed hosts are reachable through the proxy only; other hosts get 403; direct connections stay off', async () => {

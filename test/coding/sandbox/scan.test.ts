@@ -2,7 +2,7 @@
 // renamed between two plans is seen by the second, and a walk made while folders were still
 // changing is not kept.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -87,5 +87,31 @@ describe('scanRoot between two commands', () => {
     const after = walks();
     scan();
     expect(walks()).toBeGreaterThan(after);
+  });
+});
+
+describe('scanRoot with a hide predicate (the view)', () => {
+  const hide = (_abs: string, rel: string): boolean => /(^|\/)(keys|[^/]*\.key)$/.test(rel);
+
+  it('finds what the predicate names, not below a hidden folder and not links', () => {
+    mkdirSync(path.join(root, 'c', 'keys'));
+    writeFileSync(path.join(root, 'c', 'keys', 'inner.key'), 'k\n');
+    writeFileSync(path.join(root, 'a', 'server.key'), 'k\n');
+    symlinkSync(path.join(root, 'a', 'server.key'), path.join(root, 'link.key'));
+    const found = scanRoot(root, PATTERNS, EXEMPT, hide).secrets.sort();
+    expect(found).toEqual([path.join(root, 'a', 'server.key'), path.join(root, 'c', 'keys')]);
+  });
+
+  it('keeps one walk per predicate and patterns, so contained, sandboxed and guarded commands in turn walk once each', () => {
+    settle();
+    const guarded = (): unknown => scanRoot(root, [], []);
+    scan();
+    scanRoot(root, PATTERNS, EXEMPT, hide);
+    guarded();
+    const after = walks();
+    scan();
+    scanRoot(root, PATTERNS, EXEMPT, hide);
+    guarded();
+    expect(walks()).toBe(after);
   });
 });

@@ -5,7 +5,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxWrap, sandboxStatus } from '../../../src/coding/sandbox/index.js';
@@ -41,7 +40,9 @@ describe.skipIf(skip !== undefined)(`sockets by other system calls${skip ? ` (sk
 
   beforeAll(async () => {
     f = makeFixture();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'wield-sockets-'));
+    // Inside the workspace, so that a contained command sees the socket and the probe: the seccomp
+    // filter, not the view's absent files, must be what refuses the connection.
+    dir = mkdtempSync(path.join(f.ws, 's-'));
     probe = path.join(dir, 'probe');
     const built = spawnSync(compiler as string, ['-O0', '-o', probe, PROBE_SOURCE], { encoding: 'utf8' });
     expect(built.status, built.stderr).toBe(0);
@@ -50,7 +51,6 @@ describe.skipIf(skip !== undefined)(`sockets by other system calls${skip ? ` (sk
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
     rmSync(f.base, { recursive: true, force: true });
   });
 

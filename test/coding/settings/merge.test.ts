@@ -62,8 +62,9 @@ const DENY_READ = ['~/.kube', '*.pem', '.env.local', '!.env', '!*.pem', '!.env.e
 
 const session: SessionState = { id: 's', dir: '/tmp/s', cwd: WS, roots: [WS], fileState: new Map() };
 const RANK = { deny: 0, ask: 1, allow: 2 } as const;
-// contained < sandboxed < guarded < as it is (undefined): how much a command may do once it runs.
-const PROFILE_RANK = (p: string | undefined): number => (p === undefined ? 3 : ({ contained: 0, sandboxed: 1, guarded: 2 }[p] ?? 3));
+// contained < confined < sandboxed < guarded < as it is (undefined): how much a command may do once it runs.
+const PROFILE_RANK = (p: string | undefined): number =>
+  p === undefined ? 4 : ({ contained: 0, confined: 1, sandboxed: 2, guarded: 3 }[p] ?? 4);
 
 const rules = fc.subarray(RULES, { maxLength: 4 });
 const layerData: fc.Arbitrary<SettingsFile> = fc.record(

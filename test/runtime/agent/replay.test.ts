@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareCall, recordedAnswers, recordedTurns, relocate } from '../../../src/runtime/agent/replay.js';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  APPROVAL_NOT_GIVEN,
+  compareCall,
+  recordedAnswers,
+  recordedTurns,
+  relocate,
+  restoreFiles,
+  touchesOnlyInside,
+} from '../../../src/runtime/agent/replay.js';
+import type { SessionRecord } from '../../../src/runtime/agent/session-store.js';
 import type { Message } from '../../../src/runtime/providers/types.js';
 import type { AnyTool } from '../../../src/runtime/tool/types.js';
 
@@ -106,6 +118,77 @@ describe('replay helpers', () => {
     expect(await ask(request('p'), signal)).toEqual({ behavior: 'allow' });
     expect(await ask(request('t'), signal)).toEqual({ behavior: 'deny', message: 'no one can approve it' });
     expect(await ask(request('x'), signal)).toEqual({ behavior: 'deny', message: 'no answer was recorded for this prompt' });
+  });
+
+  it('from a log written elsewhere, gives an approval again only to a file tool that stays inside the replay folder', async () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wield-replay-root-')));
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'wield-replay-outside-'));
+    symlinkSync(outside, path.join(root, 'link'));
+    const writer = { source: 'builtin', touchedPaths: (input: { file_path: string }) => [{ path: input.file_path, access: 'write' }] };
+    const tool = writer as unknown as AnyTool;
+    expect(touchesOnlyInside(tool, { file_path: 'new/dir/a.txt' }, root)).toBe(true);
+    expect(touchesOnlyInside(tool, { file_path: path.join(outside, 'a') }, root)).toBe(false);
+    expect(touchesOnlyInside(tool, { file_path: '../a' }, root)).toBe(false);
+    // A link inside the folder that leads out of it is outside.
+    expect(touchesOnlyInside(tool, { file_path: 'link/a' }, root)).toBe(false);
+    // Shell and MCP tools name no paths they are held to.
+    expect(touchesOnlyInside({ source: 'builtin' } as unknown as AnyTool, { file_path: 'a' }, root)).toBe(false);
+    expect(touchesOnlyInside({ ...writer, source: 'mcp' } as unknown as AnyTool, { file_path: 'a' }, root)).toBe(false);
+
+    const approved = (id: string): SessionRecord => ({
+      type: 'permission',
+      toolUseId: id,
+      toolName: 'Bash',
+      decision: { behavior: 'allow', reason: 'approved' },
+      by: 'user',
+    });
+    const notGiven: string[] = [];
+    const asked: string[] = [];
+    const records = [approved('bash'), approved('inside'), approved('outside')];
+    const request = (toolUseId: string, input: Record<string, unknown>, usedTool = tool) => ({
+      tool: usedTool,
+      input,
+      decision: { behavior: 'ask' as const, reason: 'r' },
+      toolUseId,
+    });
+    const signal = new AbortController().signal;
+    const foreign = recordedAnswers(records, { own: false, workspace: root, onNotGiven: (id) => notGiven.push(id) });
+    expect(await foreign(request('bash', { command: 'x' }, { source: 'builtin' } as unknown as AnyTool), signal)).toEqual({
+      behavior: 'deny',
+      message: APPROVAL_NOT_GIVEN,
+    });
+    expect(await foreign(request('inside', { file_path: 'a' }), signal)).toEqual({ behavior: 'allow' });
+    expect((await foreign(request('outside', { file_path: 'link/a' }), signal)).behavior).toBe('deny');
+    expect(notGiven).toEqual(['bash', 'outside']);
+    // With a person at hand, they are asked instead.
+    const withPerson = recordedAnswers(records, {
+      own: false,
+      workspace: root,
+      askPerson: async (req) => {
+        asked.push(req.toolUseId);
+        return { behavior: 'deny', message: 'no' };
+      },
+    });
+    await withPerson(request('outside', { file_path: 'link/a' }), signal);
+    expect(asked).toEqual(['outside']);
+    // One's own log: given again as recorded.
+    expect(await recordedAnswers(records, { own: true })(request('outside', { file_path: 'link/a' }), signal)).toEqual({
+      behavior: 'allow',
+    });
+  });
+
+  it('restores files with their times; from a log written elsewhere, nothing inside .git and nothing outside', () => {
+    const file = (rel: string): SessionRecord => ({ type: 'file', path: rel, content: `${rel}\n`, mtimeMs: 1_700_000_000_000 });
+    const records = [file('a.txt'), file('.git/config'), file('sub/.git/hooks/post-checkout'), file('../escape')];
+    const foreign = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wield-restore-')));
+    expect(restoreFiles(records, foreign, false).restored).toBe(1);
+    expect(existsSync(path.join(foreign, '.git'))).toBe(false);
+    expect(existsSync(path.join(foreign, 'sub', '.git'))).toBe(false);
+    expect(existsSync(path.join(path.dirname(foreign), 'escape'))).toBe(false);
+    expect(statSync(path.join(foreign, 'a.txt')).mtimeMs).toBe(1_700_000_000_000);
+    const own = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'wield-restore-')));
+    expect(restoreFiles(records, own).restored).toBe(3);
+    expect(readFileSync(path.join(own, '.git', 'config'), 'utf8')).toBe('.git/config\n');
   });
 
   it('an error of the same kind in other words is a wording difference, not a real one', () => {
