@@ -31,6 +31,8 @@ chmodSync('dist/cli.js', 0o755);
 // The two WASM files the Bash analyser loads (parser.ts looks beside the chunks first).
 copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm');
 copyFileSync('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm');
+// QuickJS for RunCode (runtime/codemode/quickjs.ts looks beside the chunks first, under this name).
+copyFileSync('node_modules/@jitl/quickjs-ng-wasmfile-release-sync/dist/emscripten-module.wasm', 'dist/quickjs-ng.wasm');
 // Every package whose code is inside the bundle ships without its own folder, so its licence
 // travels with the bundle: the list comes from what esbuild actually put in.
 const bundled = new Set(['web-tree-sitter', 'tree-sitter-bash']);

@@ -46,3 +46,12 @@ export { costUsd, type PriceOverrides, type UsageTotals } from './runtime/contex
 export { SessionLog, readSession } from './runtime/agent/session-store.js';
 export { replaySession } from './runtime/agent/replay.js';
 export { recordToolContent } from './runtime/telemetry/tracer.js';
+export {
+  createRunCodeTool,
+  DEFAULT_LIMITS as RUN_CODE_LIMITS,
+  RUN_CODE_NAME,
+  type LedgerEntry,
+  type ProgramLimits,
+  type RunCodeOptions,
+  type RunCodeOutput,
+} from './runtime/codemode/index.js';

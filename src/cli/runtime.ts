@@ -7,12 +7,12 @@ import { untold } from '../coding/settings/trust.js';
 import { type CliSettings, loadCliSettings } from './settings.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../coding/permissions/engine.js';
 import { readDenyPredicate } from '../coding/permissions/read-deny.js';
+import { containment, uncontainedNotice, type Containment } from '../coding/permissions/containment.js';
 import { isDeniedServerNote, withoutDeniedServers } from './mcp-deny.js';
 import {
   autoAllowsBash,
   createSandboxWrap,
   explainSandboxFailure,
-  noSandboxNotice,
   SANDBOX_CHECKED,
   sandboxStatus,
   type SandboxWrap,
@@ -99,17 +99,20 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
   const notices: string[] = options.scratch !== undefined ? [] : await ignoredNotices(options.cwd, loaded, wieldHome(env));
   for (const line of loaded.unused) notices.push(`settings wield does not use (ignored): ${line}`);
 
+  // Decides how much the shell analyser lets run unasked (the audited core alone without it).
+  const contained = await containment(settings.sandbox, env);
   const session = createSession({
     cwd: options.cwd,
     roots: [options.cwd, ...settings.permissions.additionalDirectories],
     id: options.sessionId,
     // Read deny rules also hide the files Grep, Glob and LS would meet under the searched folder.
     readDenied: readDenyPredicate(settings.permissions.deny, home),
+    contained: contained.contained,
   });
   session.dir = options.scratch ?? sessionArtefactsDir(session.id, env);
   const sandbox = await sandboxFor(settings, session, home, [wieldHome(env)], notices);
   if (!settings.sandbox.enabled && options.scratch === undefined)
-    notices.push(...(await noSandboxOnce(options.cwd, loaded, wieldHome(env))));
+    notices.push(...(await uncontainedOnce(options.cwd, loaded, wieldHome(env), contained)));
 
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
@@ -223,18 +226,17 @@ async function ignoredNotices(cwd: string, loaded: LoadedSettings, home: string)
 }
 
 /**
- * Where no sandbox can run, the first run in a folder says what that means (with the sandbox on,
- * sandboxFor says it every run). Probed once per folder (~40 ms), not on every start.
+ * Where nothing contains commands, the first run in a folder says what that means and how to
+ * install containment (with the sandbox on, sandboxFor says it every run).
  */
-async function noSandboxOnce(cwd: string, loaded: LoadedSettings, home: string): Promise<string[]> {
-  if (loaded.project.noticed?.includes(SANDBOX_CHECKED)) return [];
-  const status = await sandboxStatus(loaded.settings.sandbox);
+async function uncontainedOnce(cwd: string, loaded: LoadedSettings, home: string, contained: Containment): Promise<string[]> {
+  if (contained.contained || loaded.project.noticed?.includes(SANDBOX_CHECKED)) return [];
   try {
     await updateProjectRecord(projectsFile(home), cwd, (record) => ({ ...record, noticed: [...(record.noticed ?? []), SANDBOX_CHECKED] }));
   } catch {
-    // Not remembered: looked at again next run.
+    // Not remembered: said again next run.
   }
-  return status.available ? [] : [noSandboxNotice(status.reason)];
+  return [`${uncontainedNotice(contained)} \`wield doctor\` says this again. Said once for this folder.`];
 }
 
 /**

@@ -34,7 +34,9 @@ export async function checkBash(command: string, flags: CliFlags, cwd: string = 
     import('../../runtime/tool/session.js'),
   ]);
   await loadBashAnalyzer();
-  const session = createSession({ cwd, roots: ws.roots, readDenied: readDenyPredicate(settings.permissions.deny, ws.home) });
+  const { containment } = await import('../../coding/permissions/containment.js');
+  const { contained } = await containment(settings.sandbox);
+  const session = createSession({ cwd, roots: ws.roots, readDenied: readDenyPredicate(settings.permissions.deny, ws.home), contained });
   const { autoAllowsBash, sandboxStatus } = await import('../../coding/sandbox/index.js');
   // The same view of the sandbox as a session's (cli/runtime.ts): auto-allow only when opted in.
   const sandbox = autoAllowsBash(settings.sandbox)

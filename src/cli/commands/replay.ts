@@ -167,11 +167,12 @@ export function containedPolicy(policy: PermissionPolicy): PermissionPolicy {
 
 /**
  * A Bash call that runs git where the replay folder has no repository (a session records files,
- * not a repository's history): its result is not comparable here.
+ * not a repository's history): its result is not comparable here. Asked of the table as it applies
+ * contained, where the analyser follows git's arguments (alone it stops at `git`, outside its core).
  */
 export function gitWithoutRepository(call: ToolCallRequest, workspace: string): string | undefined {
   if (call.name !== 'Bash' || existsSync(path.join(workspace, '.git'))) return undefined;
   const command = typeof call.input === 'object' && call.input !== null ? (call.input as { command?: unknown }).command : undefined;
-  if (typeof command !== 'string' || analyzeBash(command, { cwd: workspace }).gitDirs.length === 0) return undefined;
+  if (typeof command !== 'string' || analyzeBash(command, { cwd: workspace, contained: true }).gitDirs.length === 0) return undefined;
   return 'it runs git, and a session does not record the repository';
 }

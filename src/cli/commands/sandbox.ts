@@ -5,6 +5,7 @@ import { access, constants } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { autoAllowsBash, sandboxStatus, type SandboxSettings, type SandboxStatus } from '../../coding/sandbox/index.js';
+import { containment, uncontainedNotice } from '../../coding/permissions/containment.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { messageOf } from '../../runtime/util/message.js';
@@ -129,13 +130,9 @@ async function checkSandbox(flags: CliFlags): Promise<DoctorCheck> {
     // Every other command stops on such settings; the doctor says so instead of stopping.
     return { name: 'sandbox', level: 'fail', detail: messageOf(error) };
   }
-  const s = await sandboxStatus(settings);
-  if (s.available) return { name: 'sandbox', level: 'ok', detail: s.reason };
-  return {
-    name: 'sandbox',
-    level: 'warn',
-    detail: `${s.reason}. Nothing is contained here: commands proven read-only or allowed by a rule run with your full access, and the hard blocks hold for Bash only as far as the analyser reads the command`,
-  };
+  const c = await containment(settings);
+  if (c.contained) return { name: 'sandbox', level: 'ok', detail: c.reason };
+  return { name: 'sandbox', level: 'warn', detail: uncontainedNotice(c) };
 }
 
 async function checkRipgrep(): Promise<DoctorCheck> {

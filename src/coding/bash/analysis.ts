@@ -60,4 +60,9 @@ export interface AnalyzeOptions {
   roots?: string[];
   readDenied?: (absPath: string) => boolean;
   view?: WorkspaceView;
+  /**
+   * The command will run contained (no home, workspace read-only, secrets masked, no network), so
+   * the analyser only decides friction. Without it (the default) only the audited core runs unasked.
+   */
+  contained?: boolean;
 }

@@ -199,7 +199,7 @@ export function analyzeBash(command: string, opts: AnalyzeOptions = {}): BashAna
   const cwd = path.posix.resolve(opts.cwd ?? process.cwd());
   const roots = (opts.roots?.length ? opts.roots : [cwd]).map((r) => path.posix.resolve(cwd, r));
   try {
-    const scope: PathScope = { cwd, roots, readDenied: opts.readDenied, view: opts.view ?? hostView() };
+    const scope: PathScope = { cwd, roots, readDenied: opts.readDenied, view: opts.view ?? hostView(), contained: opts.contained === true };
     return analyzeInto(command, newAnalysis(scope, 0, new Map(), new Set()), 0);
   } catch (err) {
     // The analyser must never throw into the permission engine; an internal failure is "not read-only".

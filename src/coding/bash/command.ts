@@ -1,6 +1,7 @@
 // One simple command: environment prefix, program name, arguments, and the program's own rules.
 import type { Node } from 'web-tree-sitter';
 import { isSafeEnvName, isSafeEnvValue } from './env.js';
+import { AUDITED_CORE } from './programs/core.js';
 import { KNOWN_UNSAFE, PROGRAMS } from './programs/table.js';
 import { runProgram, type ProgramContext, type ProgramSpec } from './program.js';
 import type { Word } from './types.js';
@@ -46,6 +47,9 @@ export function runArgv(argv: readonly Word[], ctx: ProgramContext): string | un
     // Own keys only: `constructor` is not a program the table describes.
     const why = Object.hasOwn(KNOWN_UNSAFE, resolved.name) ? KNOWN_UNSAFE[resolved.name] : undefined;
     return why ? `\`${resolved.name}\` ${why}` : `\`${resolved.name}\` is not a known read-only program`;
+  }
+  if (!ctx.scope.contained && !AUDITED_CORE.has(resolved.name)) {
+    return `\`${resolved.name}\` runs without asking only where commands are contained, and nothing contains them here`;
   }
   return runProgram(resolved.name, spec, args, ctx);
 }

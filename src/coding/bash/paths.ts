@@ -71,8 +71,11 @@ const SECRET_LITERAL = new RegExp(
   'is',
 );
 
-/** Templates committed next to a secrets file (`.env.example`) hold placeholders, not secrets. */
-const TEMPLATE_SUFFIX = /\.(?:example|sample|template|tmpl|dist)$/i;
+/**
+ * Templates committed next to a secrets file hold placeholders, not secrets: `.env.example`, and
+ * with a text format's extension after the marker, `credentials.example.json` (never `.example.pem`).
+ */
+const TEMPLATE_SUFFIX = /\.(?:example|sample|template|tmpl|dist)(?:\.(?:json|ya?ml|toml|ini|conf|cfg|txt|xml|properties))?$/i;
 
 /** A segment (literal or glob) that may name a credentials file; case-insensitive. */
 function maySecret(segment: string): boolean {
@@ -118,6 +121,14 @@ const PUBLIC_SYSTEM_FILES = new Set([
   '/etc/issue',
   '/etc/timezone',
   '/etc/shells',
+  // The kernel's own descriptions of the machine (proc(5)); nothing of a process or a user.
+  '/proc/cpuinfo',
+  '/proc/meminfo',
+  '/proc/version',
+  '/proc/loadavg',
+  '/proc/uptime',
+  '/proc/swaps',
+  '/proc/filesystems',
 ]);
 
 /**
@@ -128,7 +139,8 @@ const PUBLIC_SYSTEM_FILES = new Set([
  */
 export function checkPath(word: Word, scope: PathScope, secrets = true): string | undefined {
   if (word.procSub && !word.glob) return undefined;
-  if (word.dynamic) return `\`${word.text}\` is only known when the command runs, so it may name any file`;
+  if (word.dynamic)
+    return substitutedInView(word, scope) ? undefined : `\`${word.text}\` is only known when the command runs, so it may name any file`;
   if (word.tilde) return `\`${word.text}\` reads outside the workspace (home folder)`;
   const value = word.value;
   if (value === '-' || value === '/dev/null') return undefined;
@@ -140,13 +152,25 @@ export function checkPath(word: Word, scope: PathScope, secrets = true): string 
   return undefined;
 }
 
+/**
+ * A word that is exactly one command substitution (`$(git ls-files)`, its commands analysed on
+ * their own), in a contained run: what it names can only be inside the view. Variables are not
+ * (`$HOME/.bashrc` is written to leave the workspace).
+ */
+export function substitutedInView(word: Word, scope: PathScope): boolean {
+  const [sub] = word.subs;
+  return scope.contained && word.subs.length === 1 && (word.text === sub.text || word.text === `"${sub.text}"`);
+}
+
 /** The glob's text must pass, and so must every name it matches now. */
 function globProblem(word: Word, cwd: string, scope: PathScope, secrets: boolean): string | undefined {
   const problem = nameProblem(word.text, word.value, cwd, scope, secrets);
   if (problem) return problem;
   const expanded = expandGlob(word.pattern, cwd, scope.view, { left: MAX_GLOB_MATCHES });
   if ('problem' in expanded) return expanded.problem;
-  if ('unknown' in expanded) return undefined;
+  // Contained, what bash finds there is inside the view anyway; alone, an unknown match is a guess.
+  if ('unknown' in expanded)
+    return scope.contained ? undefined : `glob \`${word.text}\`: ${expanded.unknown}, so what it matches is unknown`;
   for (const match of expanded.matches) {
     const why = nameProblem(match, match, cwd, scope, secrets);
     if (why) return `glob \`${word.text}\` matches \`${match}\`: ${why}`;

@@ -2,7 +2,8 @@
 // which arguments are file paths, and extra checks a program needs (sed scripts, git subcommands).
 import { getopt, type OptionSpec, type ParsedOption } from './getopt.js';
 import path from 'node:path';
-import { checkPath, isInside } from './paths.js';
+import { checkPath, isInside, substitutedInView } from './paths.js';
+import { uncontainedOptionProblem } from './programs/core.js';
 import type { PathScope, Word } from './types.js';
 
 export interface Invocation {
@@ -81,7 +82,9 @@ export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[
   const end = parsed?.ok ? parsed.optionsEnd : -1;
   for (const [k, arg] of args.entries()) {
     if (arg.brace) return `brace expansion in \`${arg.text}\` turns one word into several`;
-    if (arg.dynamic && !arg.procSub && !spec.dynamicArgs) {
+    // Contained, a substituted word can only make a program without further checks (no embedded
+    // program, no subcommands) read what the view holds, or fail.
+    if (arg.dynamic && !arg.procSub && !spec.dynamicArgs && !(substitutedInView(arg, ctx.scope) && !spec.check)) {
       return `\`${arg.text}\` is only known when the command runs, so \`${name}\` may get any argument`;
     }
     // A file named `--files0-from=list` or `-f.env` turns the glob into an option whose value was
@@ -98,7 +101,7 @@ export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[
     operands = parsed.operands;
   }
   for (const o of options) {
-    const why = spec.unsafe?.[o.key];
+    const why = spec.unsafe?.[o.key] ?? (ctx.scope.contained ? undefined : uncontainedOptionProblem(name, o.key));
     if (why) return `\`${name} ${o.word.text}\` ${why}`;
   }
   const config = spec.configFiles && projectConfig(spec.configFiles, ctx.scope);

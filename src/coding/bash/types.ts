@@ -41,4 +41,6 @@ export interface PathScope {
   /** Files a Read deny rule covers (absolute paths): naming one makes a command not read-only. */
   readDenied?: (absPath: string) => boolean;
   view: WorkspaceView;
+  /** Runs contained (see AnalyzeOptions.contained): run-time words and more programs are accepted. */
+  contained: boolean;
 }

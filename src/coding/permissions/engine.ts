@@ -160,6 +160,8 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
       finalAsk: false,
     };
   }
+  // Outside every containment: only a rule the person wrote for this very command lets it run.
+  if (isShellTool(tool) && input.sandbox === false) return unsandboxed(tool, input, parts, paths, ctx, toolCheck.suggestions);
   if (toolCheck.behavior === 'allow')
     return {
       decision: { behavior: 'allow', reason: clause(toolCheck.message) ?? `${tool.name} allows this input`, allowedBy: 'verdict' },
@@ -200,6 +202,43 @@ function decideBase(req: PermissionRequest, ctx: DecisionContext): Base {
       suggestions,
     },
     finalAsk: true,
+  };
+}
+
+/**
+ * A shell call with `"sandbox": false` asks in every mode (no verdict, mode, hook or auto-allow
+ * lets it through) unless allow rules name it: a rule for the tool, or rules that cover every
+ * part (a read-only part needs one too, since nothing contains it either).
+ */
+function unsandboxed(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  parts: ReturnType<typeof partsOf> | undefined,
+  paths: ResolvedPath[],
+  ctx: DecisionContext,
+  toolSuggestions: string[] | undefined,
+): Base {
+  const allowed = allowingRules(ctx.rules.allow, tool, input, parts, paths, ctx.home);
+  const byVerdict = parts !== undefined && allowed === parts.cover.rules && parts.cover.free.length > 0;
+  if (allowed && !byVerdict) {
+    const text = allowed.map((r) => r.text).join(', ');
+    return {
+      decision: {
+        behavior: 'allow',
+        reason: `allowed outside the sandbox by rule ${allowed.map(describeRule).join(', ')}`,
+        rule: text,
+        allowedBy: 'rule',
+      },
+      finalAsk: false,
+    };
+  }
+  return {
+    decision: {
+      behavior: 'ask',
+      reason: `${tool.name} asks to run outside the sandbox, which needs approval in every mode unless an allow rule names the command`,
+      suggestions: suggestionsFor(tool, input, parts, paths, ctx.base, toolSuggestions),
+    },
+    finalAsk: false,
   };
 }
 

@@ -20,7 +20,12 @@ const UNKNOWN: PartVerdict = { readOnly: false, inShell: true };
 
 export const isShellTool = (tool: AnyTool): boolean => tool.name === SHELL_TOOL || tool.aliases.includes(SHELL_TOOL);
 
-const scopeOf = (session: SessionState) => ({ cwd: session.cwd, roots: [...session.roots, session.dir], readDenied: session.readDenied });
+const scopeOf = (session: SessionState) => ({
+  cwd: session.cwd,
+  roots: [...session.roots, session.dir],
+  readDenied: session.readDenied,
+  contained: session.contained === true,
+});
 
 /** One verdict per part; a tool other than the shell, or parts the analysis does not recognise, get none that is read-only. */
 export function partVerdicts(

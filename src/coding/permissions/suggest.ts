@@ -139,7 +139,8 @@ const HAS_SUBCOMMANDS = new Set(['git', 'npm']);
 function askedForItsArguments(program: string, prefix: string): boolean {
   if (!isKnownProgram(program)) return false;
   if (!HAS_SUBCOMMANDS.has(program)) return true;
-  return !isBashAnalyzerLoaded() || analyzeBash(prefix).readOnly;
+  // Whether the table knows the subcommand as read-only, as it applies inside containment.
+  return !isBashAnalyzerLoaded() || analyzeBash(prefix, { contained: true }).readOnly;
 }
 
 const PLAIN_WORD = /^[A-Za-z0-9_./][A-Za-z0-9_.:@/+-]*$/;

@@ -262,18 +262,5 @@ async function isExecutable(file: string): Promise<boolean> {
   }
 }
 
-/** The `noticed` item a folder's record keeps once the sandbox has been looked at there (see noSandboxNotice). */
+/** The `noticed` item a folder's record keeps once the sandbox has been looked at there (see uncontainedNotice). */
 export const SANDBOX_CHECKED = 'sandbox checked';
-
-/**
- * What the first run in a folder says where no sandbox can run, so that nobody assumes the
- * containment README describes: commands that run without asking get the person's full access,
- * and the analyser is the only line (it resolves paths and globs against the disk first).
- */
-export function noSandboxNotice(reason: string): string {
-  return (
-    `no sandbox here (${reason}). Nothing is contained: Bash commands proven read-only or allowed by a rule run ` +
-    'with your full access; the analyser resolves the paths and globs they name on disk (symbolic links, glob ' +
-    'matches) before allowing them, and everything else asks. `wield doctor` says this again. Said once for this folder.'
-  );
-}

@@ -11,6 +11,7 @@ import { parsePatch, patchPaths, type PatchOperation } from './apply-patch-parse
 import { encodeText } from './edit-match.js';
 import { shortDiff } from './edit.js';
 import { readTextToChange, requireFreshRead, resolveInWorkspace, withFileLocks, writeRecorded } from './fs-util.js';
+import { gitTargetsCheck } from '../permissions/git-targets.js';
 
 /** Codex's grammar (codex-rs/core/src/tool_apply_patch.lark), the one its models were trained to write. */
 export const APPLY_PATCH_GRAMMAR = `start: begin_patch hunk+ end_patch
@@ -130,6 +131,14 @@ export function applyPatchTool() {
     touchedPaths: (input, { cwd }): TouchedPath[] => {
       const result = parsePatch(input.input);
       return result.ok ? patchPaths(result.operations).map((p) => ({ path: path.resolve(cwd, p), access: 'write' })) : [];
+    },
+    // As Write and Edit: what git's config makes git run or read is refused.
+    checkPermissions: (input, ctx) => {
+      const result = parsePatch(input.input);
+      const touched = result.ok
+        ? patchPaths(result.operations).map((p): TouchedPath => ({ path: path.resolve(ctx.session.cwd, p), access: 'write' }))
+        : [];
+      return gitTargetsCheck(touched, ctx.session);
     },
     async call(input, ctx) {
       const operations = parsed(input.input);

@@ -195,12 +195,15 @@ export function bashTool(options: BashToolOptions = {}) {
       await loadBashAnalyzer();
       // Paths in the command are judged from the session's cwd and roots (spill files included),
       // which isReadOnly(input) alone cannot see.
-      const { cwd, roots, dir, readDenied } = ctx.session;
-      analyses.set(input, { analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied }), cwd });
+      const { cwd, roots, dir, readDenied, contained } = ctx.session;
+      analyses.set(input, {
+        analysis: analyzeBash(input.command, { cwd, roots: [...roots, dir], readDenied, contained: contained && input.sandbox !== false }),
+        cwd,
+      });
       return { ok: true };
     },
     checkPermissions: async (input, ctx) => {
-      if (input.sandbox === false && options.wrap) return { behavior: 'ask', message: 'This command asks to run outside the sandbox.' };
+      // `"sandbox": false` is the permission engine's to decide (it asks in every mode unless a rule names the command).
       const analysis = bashAnalysisOf(input);
       const risk = await gitConfigRisk(analysis.commands, ctx.session.cwd, analysis.gitDirs, ctx.session.roots);
       return risk ? { behavior: 'ask', message: risk } : { behavior: 'passthrough' };

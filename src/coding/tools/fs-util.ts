@@ -7,7 +7,8 @@ import path from 'node:path';
 import { guardPath } from '../permissions/paths.js';
 import { decodeText, type TextFormat } from './edit-match.js';
 import { ToolError } from '../../runtime/tool/types.js';
-import type { FileReadRecord, SessionState, ToolContext, TouchedPath } from '../../runtime/tool/types.js';
+import type { FileReadRecord, PermissionCheck, SessionState, ToolContext, TouchedPath } from '../../runtime/tool/types.js';
+import { gitTargetsCheck } from '../permissions/git-targets.js';
 
 export type Access = 'read' | 'write';
 
@@ -41,6 +42,9 @@ export function touched(input: string | undefined, cwd: string, access: Access):
  */
 export const WRITES_FILE_PATH = {
   touchedPaths: (input: { file_path: string }, { cwd }: { cwd: string }): TouchedPath[] => touched(input.file_path, cwd, 'write'),
+  // What git's config makes git run or read (a core.hooksPath hook) is refused as in the sandbox.
+  checkPermissions: (input: { file_path: string }, ctx: ToolContext): Promise<PermissionCheck> =>
+    gitTargetsCheck(touched(input.file_path, ctx.session.cwd, 'write'), ctx.session),
   writeKey: (input: { file_path: string }, { cwd }: { cwd: string }): string => path.resolve(cwd, input.file_path),
 };
 

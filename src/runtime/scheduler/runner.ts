@@ -47,7 +47,11 @@ export class CallRunner {
   async run(request: ToolCallRequest, signal: AbortSignal = NEVER, options: RunCallOptions = {}): Promise<ToolCallResult> {
     const rt = forCallPath(options.approved ? { ...this.runtime, askPermission: approvedByFramework } : this.runtime);
     try {
-      const call = await this.prepare(request, rt, signal);
+      const prepared = await this.prepare(request, rt, signal);
+      // The runtime as given, not the traced or framework-approved one: calls a tool makes (RunCode)
+      // are traced and approved on their own.
+      const call: PreparedCall =
+        prepared.kind === 'ready' ? { ...prepared, toolContext: { ...prepared.toolContext, runtime: this.runtime } } : prepared;
       let execution: Execution | undefined;
       if (call.kind === 'ready') {
         execution = this.order ? await this.order.schedule(call, () => execute(call, signal)) : await execute(call, signal);

@@ -15,6 +15,8 @@ export interface SessionOptions {
   allowedHosts?: string[];
   /** Files Grep, Glob and LS must not open or list (see SessionState.readDenied). */
   readDenied?: (absPath: string) => boolean;
+  /** See SessionState.contained. */
+  contained?: boolean;
 }
 
 export function createSession(options: SessionOptions): SessionState {
@@ -28,6 +30,7 @@ export function createSession(options: SessionOptions): SessionState {
     fileState: new Map(),
     allowedHosts: options.allowedHosts,
     readDenied: options.readDenied,
+    ...(options.contained ? { contained: true } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // The Tool contract: one object that answers, for the model and for the runtime, everything
 // the pipeline needs to know about a tool. See docs/architecture.md "Contracts".
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { RuntimeContext } from '../pipeline/types.js';
 
 export type JSONSchema = Record<string, unknown>;
 
@@ -100,6 +101,11 @@ export interface SessionState {
    * The CLI sets it from the settings (permissions/read-deny.ts); absent, nothing is hidden.
    */
   readDenied?: (absPath: string) => boolean;
+  /**
+   * Commands that run without asking run contained (no home, workspace read-only, secrets hidden,
+   * no network): the shell analyser then only decides friction. Absent, it must hold alone.
+   */
+  contained?: boolean;
 }
 
 export type ToolProgress = { message?: string; output?: string; progress?: number; total?: number };
@@ -122,6 +128,11 @@ export interface ToolContext {
   allowedBy?: AllowBasis;
   /** The call's response format (Tool.responseFormats), so a tool can skip work a concise result drops. */
   responseFormat?: string;
+  /**
+   * The runtime the call runs in (set by the call runner), for a tool that makes calls of its own
+   * (RunCode): they then take the same path, with the same policy, hooks, person and events.
+   */
+  runtime?: RuntimeContext;
 }
 
 /** Context for model-facing text that may depend on the session (e.g. cwd in a description). */

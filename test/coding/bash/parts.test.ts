@@ -7,7 +7,7 @@ import { bashTool } from '../../../src/coding/tools/bash.js';
 import { createSession } from '../../../src/runtime/tool/session.js';
 import { loadCorpus } from './corpus.js';
 
-const opts = { cwd: '/srv/project', roots: ['/srv/project'] };
+const opts = { cwd: '/srv/project', roots: ['/srv/project'], contained: true };
 const parts = (cmd: string) => analyzeBash(cmd, opts).parts.map((p) => [p.command, p.readOnly, p.inShell]);
 
 beforeAll(async () => {
@@ -111,7 +111,7 @@ describe('per-part verdicts', () => {
     const tool = bashTool();
     const session = createSession({ cwd: opts.cwd, dir: '/srv/session' });
     for (const row of [...loadCorpus('adversarial.jsonl'), ...loadCorpus('commands-dev.jsonl')]) {
-      const list = analyzeBash(row.command, { cwd: opts.cwd, roots: [opts.cwd, '/srv/session'] }).parts.map((p) => ({
+      const list = analyzeBash(row.command, { cwd: opts.cwd, roots: [opts.cwd, '/srv/session'], contained: true }).parts.map((p) => ({
         command: p.command,
       }));
       const verdicts = partVerdicts(tool, { command: row.command }, list, session);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeBash, loadBashAnalyzer } from '../../../src/coding/bash/index.js';
 
-const opts = { cwd: '/ws/p', roots: ['/ws/p'] };
+const opts = { cwd: '/ws/p', roots: ['/ws/p'], contained: true };
 const BASES = [
   'ls -la',
   'cat a.txt',

@@ -25,7 +25,7 @@ const textOnly: WorkspaceView = {
 };
 
 const verdict = (command: string, view?: WorkspaceView, readDenied?: (p: string) => boolean) =>
-  analyzeBash(command, { cwd: ws, roots: [ws], view, readDenied });
+  analyzeBash(command, { cwd: ws, roots: [ws], view, readDenied, contained: true });
 
 function bash(command: string, env: Record<string, string> = {}): string {
   return execFileSync('bash', ['-c', command], {
@@ -238,7 +238,7 @@ describe('Read deny rules vs git paths (class 7)', () => {
     git('init -q . && git add . && git -c user.name=t -c user.email=t@e.invalid commit -qm init');
     expect(git('show HEAD:config/prod.yml')).toContain('hunter2');
     const denied = (p: string) => p.startsWith(path.join(repo, 'config'));
-    const at = (command: string) => analyzeBash(command, { cwd: repo, roots: [repo], readDenied: denied });
+    const at = (command: string) => analyzeBash(command, { cwd: repo, roots: [repo], readDenied: denied, contained: true });
     for (const command of [
       'git show HEAD:config/prod.yml',
       'git log -p',
@@ -251,7 +251,7 @@ describe('Read deny rules vs git paths (class 7)', () => {
     }
     expect(at('git log -p -- a.ts').readOnly).toBe(true);
     expect(at('git show HEAD:a.ts').readOnly).toBe(true);
-    expect(analyzeBash('git log -p', { cwd: repo, roots: [repo] }).readOnly).toBe(true);
+    expect(analyzeBash('git log -p', { cwd: repo, roots: [repo], contained: true }).readOnly).toBe(true);
   });
 });
 

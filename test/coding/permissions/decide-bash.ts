@@ -10,7 +10,8 @@ import type { ToolContext } from '../../../src/runtime/tool/types.js';
 
 const cwd = '/nonexistent-ws/project';
 const tool = bashTool();
-const session = createSession({ cwd, dir: '/nonexistent-ws/session' });
+// Where containment works: the table as it applies there (without it only the audited core runs unasked).
+const session = createSession({ cwd, dir: '/nonexistent-ws/session', contained: true });
 
 export interface Rules {
   allow?: string[];

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { bashTool, formatBashResult } from '../../../src/coding/tools/bash.js';
 import type { BashOutput } from '../../../src/coding/tools/bash.js';
 import { run, workspace } from './helpers.js';
+import { createPolicy } from '../../../src/coding/permissions/engine.js';
+import { emptySettings } from '../../../src/coding/settings/load.js';
 import type { Workspace } from './helpers.js';
 
 const tool = bashTool({ graceMs: 300 });
@@ -151,7 +153,12 @@ describe('Bash', () => {
     const wrapped = bashTool({ wrap: async (argv) => ({ file: 'env', args: ['WRAPPED=1', ...argv], sandboxed: true }) });
     const out = await run(wrapped, { command: 'echo $WRAPPED' }, ws.ctx());
     expect(out.text).toContain('1\n[exit code 0]');
-    expect(await wrapped.checkPermissions({ command: 'ls', sandbox: false }, ws.ctx())).toMatchObject({ behavior: 'ask' });
+    // Leaving the sandbox is the engine's to decide: it asks in every mode (unsandboxed.test.ts).
+    const input = { command: 'ls', sandbox: false };
+    const ctx = ws.ctx();
+    const toolCheck = await wrapped.checkPermissions(input, ctx);
+    const policy = createPolicy({ settings: emptySettings(), mode: 'bypassPermissions', cwd: ctx.session.cwd, roots: ctx.session.roots });
+    expect(policy.decide({ tool: wrapped, input, toolCheck, session: ctx.session })).toMatchObject({ behavior: 'ask' });
   });
 });
 

@@ -186,7 +186,8 @@ describe('Bash in a repository whose own config runs programs', () => {
     registry.register(bashTool());
     const rt = createRuntime({
       registry,
-      session: createSession({ cwd: root }),
+      // Where containment works; without it git is outside the audited core and asks anyway.
+      session: createSession({ cwd: root, contained: true }),
       policy: createPolicy({ settings: emptySettings(), mode: 'default', cwd: root, roots: [root] }),
     });
     const result = await runToolCall({ id: 'g', name: 'Bash', input: { command: 'git status' } }, rt, new AbortController().signal);

@@ -46,7 +46,7 @@ describe('git runs what the repository says even for read-only commands', () => 
     fs.utimesSync(path.join(root, 'a.txt'), new Date(), new Date());
     git(root, 'status');
     expect(fs.existsSync(mark)).toBe(true);
-    expect(analyzeBash('git status', { cwd: root }).readOnly).toBe(true);
+    expect(analyzeBash('git status', { cwd: root, contained: true }).readOnly).toBe(true);
     expect(await gitConfigRisk(['git status'], root)).toMatch(/hook .*post-index-change/);
   });
 
@@ -94,7 +94,7 @@ describe('git runs what the repository says even for read-only commands', () => 
     fs.mkdirSync(root);
     fs.writeFileSync(path.join(root, '.git'), `gitdir: ${path.join(other, '.git')}\n`);
     expect(git(root, 'show', 'HEAD:secret.txt')).toContain('OTHER PROJECT SECRET');
-    expect(analyzeBash('git show HEAD:secret.txt', { cwd: root, roots: [root] }).readOnly).toBe(true);
+    expect(analyzeBash('git show HEAD:secret.txt', { cwd: root, roots: [root], contained: true }).readOnly).toBe(true);
     expect(await gitConfigRisk(['git show HEAD:secret.txt'], root, [], [root])).toMatch(/outside the workspace/);
   });
 
@@ -120,7 +120,7 @@ describe('git runs what the repository says even for read-only commands', () => 
     fs.mkdirSync(inner, { recursive: true });
     git(inner, 'init', '-q', '.');
     git(inner, 'config', 'core.fsmonitor', 'touch fsmonitor-ran;false');
-    const a = analyzeBash('cd vendor/lib && git status', { cwd: outer, roots: [outer] });
+    const a = analyzeBash('cd vendor/lib && git status', { cwd: outer, roots: [outer], contained: true });
     expect(a.readOnly).toBe(true);
     expect(a.gitDirs).toContain(inner);
     expect(await gitConfigRisk(a.commands, outer)).toBeUndefined();
@@ -128,7 +128,7 @@ describe('git runs what the repository says even for read-only commands', () => 
   });
 
   it('rev-parse and show-ref read objects, so git -C elsewhere asks for them too', () => {
-    const opts = { cwd: tmp, roots: [tmp] };
+    const opts = { cwd: tmp, roots: [tmp], contained: true };
     expect(analyzeBash('git -C sub rev-parse HEAD^{tree}', opts).readOnly).toBe(false);
     expect(analyzeBash('git -C sub show-ref --dereference', opts).readOnly).toBe(false);
     expect(analyzeBash('git -C sub config --get user.name', opts).readOnly).toBe(true);

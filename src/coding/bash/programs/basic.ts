@@ -143,5 +143,30 @@ export const BASIC: Record<string, ProgramSpec> = {
   }),
   type: data({ short: 'afptP' }),
   which: data({ short: 'as' }),
+  // Prints the mask; a mode operand would change the shell's.
+  umask: none({ short: 'pS' }),
+  // procps free(1); -s and -c repeat it (for ever, or once a second), so they are left out.
+  free: none({
+    short: 'bkmghltvw',
+    long: [
+      'bytes',
+      'kilo',
+      'mega',
+      'giga',
+      'tera',
+      'peta',
+      'kibi',
+      'mebi',
+      'gibi',
+      'tebi',
+      'pebi',
+      'human',
+      'si',
+      'lohi',
+      'total',
+      'committed',
+      'wide',
+    ],
+  }),
   tr: data({ short: 'cCdst', long: ['complement', 'delete', 'squeeze-repeats', 'truncate-set1'] }),
 };

@@ -2,10 +2,12 @@
 // lead, and checksums. They write only to standard output.
 import type { ProgramSpec } from '../program.js';
 import { FILES_FROM } from './files.js';
+// Checked against the binaries (core-audit.test.ts): only b2sum has -l/--length.
 const SUMS: ProgramSpec = {
-  short: 'bctwzl:',
-  long: ['binary', 'check', 'tag', 'text', 'ignore-missing', 'quiet', 'status', 'strict', 'warn', 'zero', 'length='],
+  short: 'bctwz',
+  long: ['binary', 'check', 'tag', 'text', 'ignore-missing', 'quiet', 'status', 'strict', 'warn', 'zero'],
 };
+const B2SUM: ProgramSpec = { short: `${SUMS.short}l:`, long: [...(SUMS.long ?? []), 'length='] };
 
 export const FILE_INFO: Record<string, ProgramSpec> = {
   ls: {
@@ -19,7 +21,6 @@ export const FILE_INFO: Record<string, ProgramSpec> = {
       'block-size=',
       'ignore-backups',
       'color=?',
-      'colour=?',
       'directory',
       'dired',
       'classify=?',
@@ -57,7 +58,7 @@ export const FILE_INFO: Record<string, ProgramSpec> = {
       'zero',
     ],
   },
-  stat: { metadata: true, short: 'Lfc:tZ', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached='] },
+  stat: { metadata: true, short: 'Lfc:t', long: ['dereference', 'file-system', 'format=', 'printf=', 'terse', 'cached='] },
   file: {
     short: 'bcEhiklLNnprsSvzZ0e:F:m:P:C',
     long: [
@@ -177,7 +178,7 @@ export const FILE_INFO: Record<string, ProgramSpec> = {
   sha384sum: SUMS,
   sha512sum: SUMS,
   md5sum: SUMS,
-  b2sum: SUMS,
+  b2sum: B2SUM,
   cksum: {
     short: 'a:cl:w',
     long: [

@@ -77,7 +77,7 @@ export const FILES: Record<string, ProgramSpec> = {
   },
   wc: {
     short: 'clmwL',
-    long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'files0-from=', 'total='],
+    long: ['bytes', 'chars', 'lines', 'words', 'max-line-length', 'files0-from='],
     unsafe: { '--files0-from': FILES_FROM },
   },
   od: {

@@ -295,6 +295,29 @@ export const METADATA_SUBCOMMANDS: Record<string, ProgramSpec> = {
   },
   version: { long: ['build-options'] },
   cherry: { short: 'v', long: ['abbrev=?'] },
+  // Operands are refs and ref globs, never files (git show-branch -h).
+  'show-branch': {
+    short: 'arg::',
+    long: [
+      'all',
+      'remotes',
+      'topo-order',
+      'date-order',
+      'current',
+      'color=?',
+      'no-color',
+      'sparse',
+      'more=?',
+      'list',
+      'independent',
+      'merge-base',
+      'no-name',
+      'sha1-name',
+      'topics',
+      'reflog=?',
+    ],
+    operands: 'data',
+  },
   // `git submodule` alone is `status`; it runs git in each submodule, whose config the config check also reads.
   submodule: {
     short: 'q',

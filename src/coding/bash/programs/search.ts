@@ -22,7 +22,6 @@ const GREP: ProgramSpec = {
     'max-count=',
     'byte-offset',
     'line-number',
-    'no-line-number',
     'line-buffered',
     'with-filename',
     'no-filename',

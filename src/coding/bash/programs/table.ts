@@ -52,7 +52,7 @@ export const KNOWN_UNSAFE: Readonly<Record<string, string>> = Object.fromEntries
     'builds, installs or runs project code',
   ]),
   ...['kill', 'pkill', 'killall', 'systemctl', 'service', 'reboot', 'shutdown'].map((n) => [n, 'stops processes or services']),
-  ...['alias', 'unalias', 'export', 'set', 'shopt', 'pushd', 'popd', 'hash', 'enable', 'history', 'ulimit', 'umask'].map((n) => [
+  ...['alias', 'unalias', 'export', 'set', 'shopt', 'pushd', 'popd', 'hash', 'enable', 'history', 'ulimit'].map((n) => [
     n,
     'changes the shell session',
   ]),

@@ -66,9 +66,13 @@ const NPM_LS: ProgramSpec = {
   operands: 'data',
 };
 
+/** `npm pkg get [KEY…]` prints fields of package.json (`set`, `delete` and `fix` change it). */
+const NPM_PKG_GET: ProgramSpec = { long: ['json', 'workspace=', 'workspaces', 'include-workspace-root'], short: 'w:', operands: 'data' };
+
 function checkNpm(inv: Invocation, ctx: ProgramContext): string | undefined {
   const [first, ...rest] = inv.args;
   if (inv.args.length === 1 && (first.value === '--version' || first.value === '-v')) return undefined;
+  if (first?.value === 'pkg' && rest[0]?.value === 'get') return runProgram('npm pkg get', NPM_PKG_GET, rest.slice(1), ctx);
   if (!first || !['ls', 'list', 'll', 'la'].includes(first.value)) {
     return `\`npm ${first?.text ?? ''}\` is not a read-only npm command`;
   }

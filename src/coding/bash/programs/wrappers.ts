@@ -131,7 +131,10 @@ export const WRAPPERS: Record<string, ProgramSpec> = {
       }
       const argv: readonly Word[] = parsed.operands.length ? parsed.operands : [];
       const name = argv[0]?.value ?? 'echo';
-      if (argv[0] && !ctx.program(argv[0])?.dynamicArgs)
+      // Contained, input lines can only make a program without further checks (no embedded
+      // program, no subcommands) read what the view holds; its own words still count.
+      const program = argv[0] && ctx.program(argv[0]);
+      if (argv[0] && !program?.dynamicArgs && !(ctx.scope.contained && program && !program.check))
         return `xargs passes its input as arguments to \`${name}\`, so they may name any file or option`;
       return argv.length ? ctx.runArgv(argv) : undefined;
     },

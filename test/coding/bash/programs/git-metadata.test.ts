@@ -32,7 +32,7 @@ describe('git config --blob reads a file from history', () => {
       git('commit', '-qm', 'x');
       expect(git('config', '--blob=HEAD:private/team.ini', '--list')).toContain('deploy.token=s3cr3t');
       const readDenied = (p: string) => p.startsWith(path.join(dir, 'private'));
-      const opts = { cwd: dir, roots: [dir], readDenied };
+      const opts = { cwd: dir, roots: [dir], readDenied, contained: true };
       expect(analyzeBash('git config --blob=HEAD:private/team.ini --list', opts)).toMatchObject({
         readOnly: false,
         reason: /Read deny rule/,
@@ -41,8 +41,8 @@ describe('git config --blob reads a file from history', () => {
       // A blob by id may be any file.
       expect(analyzeBash('git config --blob=0123abcd -l', opts).readOnly).toBe(false);
       // A secret-named file, with or without deny rules.
-      expect(analyzeBash('git config --blob=HEAD:credentials -l', { cwd: dir, roots: [dir] }).readOnly).toBe(false);
-      expect(analyzeBash('git config --blob=HEAD:.env -l', { cwd: dir, roots: [dir] }).readOnly).toBe(false);
+      expect(analyzeBash('git config --blob=HEAD:credentials -l', { cwd: dir, roots: [dir], contained: true }).readOnly).toBe(false);
+      expect(analyzeBash('git config --blob=HEAD:.env -l', { cwd: dir, roots: [dir], contained: true }).readOnly).toBe(false);
       // Reading the repository's own config stays allowed.
       expect(analyzeBash('git config --get user.name', opts).readOnly).toBe(true);
     } finally {

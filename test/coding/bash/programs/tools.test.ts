@@ -12,7 +12,7 @@ afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
 beforeAll(async () => {
   await loadBashAnalyzer();
 });
-const verdict = (cmd: string) => analyzeBash(cmd, { cwd: ws, roots: [ws] });
+const verdict = (cmd: string) => analyzeBash(cmd, { cwd: ws, roots: [ws], contained: true });
 
 describe('version managers read project files', () => {
   it('node --version is read-only in a folder without them', () => {

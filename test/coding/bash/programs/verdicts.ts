@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeBash, loadBashAnalyzer } from '../../../../src/coding/bash/index.js';
 
-export const ro = (cmd: string) => analyzeBash(cmd, { cwd: '/ws/project', roots: ['/ws/project'] });
+export const ro = (cmd: string) => analyzeBash(cmd, { cwd: '/ws/project', roots: ['/ws/project'], contained: true });
 
 export function verdictTable(name: string, readOnly: readonly string[], notReadOnly: ReadonlyArray<readonly [string, RegExp]>): void {
   beforeAll(async () => {

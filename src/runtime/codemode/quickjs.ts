@@ -1,0 +1,78 @@
+// QuickJS (quickjs-ng compiled to WASM, synchronous build): compiled once per process, and a
+// fresh instance — its own WASM memory — for each program. A program that ends while it still
+// awaits (stalled, out of time, stopped) leaves objects QuickJS cannot free, and freeing its
+// runtime then aborts the whole WASM instance (an assertion in JS_FreeRuntime); with one instance
+// per program, nothing is freed by hand: the instance is dropped and garbage-collected whole
+// (measured: 300 stalled programs in a row, resident memory flat).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { CustomizeVariantOptions, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { isRecord } from '../util/record.js';
+
+// Node's WebAssembly global, typed by what the variant options take (the project's type libraries
+// do not declare it).
+type WasmModule = NonNullable<CustomizeVariantOptions['wasmModule']>;
+type WasmMemory = NonNullable<CustomizeVariantOptions['wasmMemory']>;
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<WasmModule>;
+      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+    };
+  }
+).WebAssembly;
+
+/** The name the build copies the WASM file to, beside the bundle's chunks. */
+export const WASM_FILE = 'quickjs-ng.wasm';
+
+type Instantiate = (maxBytes: number) => Promise<QuickJSWASMModule>;
+let loading: Promise<Instantiate> | undefined;
+
+/** The instance's memory before the program allocates (Emscripten's INITIAL_MEMORY for this build). */
+const INITIAL_BYTES = 16 * 1024 * 1024;
+const PAGE = 65536;
+
+/**
+ * A fresh interpreter instance whose WASM memory can never pass `maxBytes` (Emscripten's own
+ * default is 2 GB). QuickJS's heap limit does not count everything — ArrayBuffer contents escape
+ * it (measured: 2,042 buffers of 1 MB under a 16 MB limit) — so this cap is what bounds a program's
+ * memory; past it an allocation fails and QuickJS throws "out of memory". The first call loads and
+ * compiles the WASM file (shared by all later ones).
+ */
+export async function newInterpreter(maxBytes: number): Promise<QuickJSWASMModule> {
+  return (await load())(maxBytes);
+}
+
+/** Idempotent: concurrent callers share one load; a failed load is tried again next time. */
+function load(): Promise<Instantiate> {
+  loading ??= (async (): Promise<Instantiate> => {
+    // Loaded on first use: programs that never run code never pay for the interpreter.
+    const [{ newQuickJSWASMModuleFromVariant, newVariant }, imported] = await Promise.all([
+      import('quickjs-emscripten-core'),
+      import('@jitl/quickjs-ng-wasmfile-release-sync'),
+    ]);
+    // Node loads the package's ESM build (default = the variant); its types describe the CommonJS one (default.default).
+    const variant = (
+      isRecord(imported.default) && 'default' in imported.default ? imported.default.default : imported.default
+    ) as QuickJSSyncVariant;
+    // The compiled module is handed over, so Emscripten's own lookup (relative to a file the bundle moved) is never used.
+    const wasmModule = await wasm.compile(readFileSync(wasmFile()));
+    return (maxBytes) => {
+      const maximum = Math.max(INITIAL_BYTES, Math.ceil(maxBytes / PAGE) * PAGE) / PAGE;
+      const wasmMemory = new wasm.Memory({ initial: INITIAL_BYTES / PAGE, maximum });
+      return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule, wasmMemory }));
+    };
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/** Beside a bundled chunk or one folder up (dist/); from the sources, the package's own file. */
+function wasmFile(): string {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  for (const candidate of [`${here}${WASM_FILE}`, `${here}../${WASM_FILE}`]) if (existsSync(candidate)) return candidate;
+  return createRequire(import.meta.url).resolve('@jitl/quickjs-ng-wasmfile-release-sync/wasm');
+}
