@@ -9,7 +9,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createRuntime, createSession, ToolRegistry } from 'wield';
 import { createPolicy, loadSettings, readTool, writeTool } from 'wield/coding';
-import { toLangChainTools } from 'wield/langchain';
+import { invokeToolCall, toLangChainTools } from 'wield/langchain';
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'wield-example-'));
 const { settings } = await loadSettings({ cwd: workspace, home: workspace });
@@ -54,14 +54,13 @@ const model = new ScriptedChatModel([
 ]);
 
 const tools = toLangChainTools(runtime);
-const byName = new Map(tools.map((tool) => [tool.name, tool]));
 const messages = [new HumanMessage('Save my plan')];
 for (let turn = 0; turn < 5; turn++) {
   const reply = await model.bindTools(tools).invoke(messages);
   messages.push(reply);
   if (!reply.tool_calls?.length) break;
   // All calls of one step at once: wield's scheduler keeps its rules across them.
-  const results = await Promise.all(reply.tool_calls.map((call) => byName.get(call.name).invoke(call)));
+  const results = await Promise.all(reply.tool_calls.map((call) => invokeToolCall(runtime, tools, call)));
   for (const message of results) console.log(`${message.tool_call_id} ${message.status}: ${message.content}`);
   messages.push(...results);
 }

@@ -5,6 +5,7 @@ import { asSchema, InvalidToolInputError, jsonSchema, NoSuchToolError, tool as a
 import type { ModelMessage, Tool as AISDKTool, ToolCallRepairFunction, ToolExecutionOptions, ToolSet } from 'ai';
 import { defineTool } from '../runtime/tool/define.js';
 import type { AnyTool, Tool, ToolCallResult } from '../runtime/tool/types.js';
+import { lookupTool } from '../runtime/pipeline/lookup.js';
 import type { RuntimeContext } from '../runtime/pipeline/types.js';
 import { runnerFor } from '../runtime/scheduler/runner.js';
 import { type AdapterOptions, externalSchema, resultText, selectTools, standardSchemaOf, wouldAsk } from './pool.js';
@@ -54,23 +55,20 @@ export function toAISDKTools(runtime: RuntimeContext, options: AISDKToolsOptions
 /**
  * For `experimental_repairToolCall`: arguments that are not valid JSON reach wield's pipeline,
  * which repairs what it can (and says so) or tells the model what to send instead, as in wield's
- * own loop. A tool name the model got wrong is mapped when wield knows it (an alias, or a
- * different case); anything else stays the SDK's error.
+ * own loop. A tool name the model got wrong goes through wield's lookup: an alias or a different
+ * case is mapped to the tool; any other name gets wield's "did you mean" text (the SDK reports a
+ * repair function's error to the model as a tool error, prefixed "Error repairing tool call").
  */
 export function wieldToolCallRepair(runtime: RuntimeContext): ToolCallRepairFunction<ToolSet> {
   return async ({ toolCall, tools, error }) => {
     if (NoSuchToolError.isInstance(error)) {
-      const known = runtime.resolveTool(toolCall.toolName) ?? caseInsensitive(runtime, toolCall.toolName);
-      return known && tools[known.name] ? { ...toolCall, toolName: known.name } : null;
+      const found = await lookupTool(toolCall.toolName, runtime, new AbortController().signal);
+      if (found.ok && tools[found.value.name]) return { ...toolCall, toolName: found.value.name };
+      throw new Error(found.ok ? `${found.value.name} is not offered in this run. ${error.message}` : resultText(found.error));
     }
     if (InvalidToolInputError.isInstance(error)) return { ...toolCall, input: JSON.stringify({ [RAW_ARGUMENTS]: toolCall.input }) };
     return null;
   };
-}
-
-function caseInsensitive(runtime: RuntimeContext, name: string): AnyTool | undefined {
-  const matches = runtime.toolNames().filter((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  return matches.length === 1 ? runtime.resolveTool(matches[0]) : undefined;
 }
 
 function rawArguments(input: unknown): unknown {

@@ -78,6 +78,28 @@ export function toLangChainTools(runtime: RuntimeContext, options: AdapterOption
 }
 
 /**
+ * Runs one tool call of a chat model's reply: the tool of that name when the list has it
+ * (LangChain's callbacks see the call), otherwise wield's own lookup, so a misspelt name gets a
+ * ToolMessage with wield's "did you mean" rather than a crash on a missing tool.
+ */
+export async function invokeToolCall(
+  runtime: RuntimeContext,
+  tools: readonly StructuredToolInterface[],
+  call: ToolCall,
+  config?: ToolRunnableConfig,
+): Promise<ToolMessage> {
+  const id = call.id ?? `${call.name}-${Date.now()}`;
+  const tool = tools.find((candidate) => candidate.name === call.name);
+  if (tool) {
+    const message: unknown = await tool.invoke({ ...call, id, type: 'tool_call' }, config);
+    if (message instanceof ToolMessage) return message;
+    return new ToolMessage({ content: String(message), tool_call_id: id, name: call.name });
+  }
+  const result = await runnerFor(runtime).run({ id, name: call.name, input: call.args }, config?.signal);
+  return toolMessage(result, id);
+}
+
+/**
  * A LangChain tool as a wield tool, so a pool can mix them: its schema (zod or JSON Schema) is
  * shown to the model and checked by wield. wield's defaults apply (not read-only, runs alone,
  * asks the policy) unless `behaviour` says more.

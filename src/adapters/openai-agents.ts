@@ -4,10 +4,11 @@
 // itself, with its own message); wield's pipeline repairs and validates the rest and runs the call
 // on the runtime's one call runner (runtime/scheduler/runner.ts). It always returns text: a denial or a bad input is a
 // result the model reads, never an exception that would end the run.
-import { tool as agentsTool, type FunctionTool } from '@openai/agents';
+import { tool as agentsTool, type FunctionTool, type ToolErrorFormatter, type ToolNotFoundBehavior } from '@openai/agents';
 import { defineTool } from '../runtime/tool/define.js';
 import type { AnyTool, Tool } from '../runtime/tool/types.js';
 import type { RuntimeContext } from '../runtime/pipeline/types.js';
+import { lookupTool } from '../runtime/pipeline/lookup.js';
 import { runnerFor } from '../runtime/scheduler/runner.js';
 import { type AdapterOptions, externalSchema, isToolEnabled, resultText, selectTools, wouldAsk } from './pool.js';
 
@@ -49,6 +50,27 @@ export function toOpenAIAgentsTools(runtime: RuntimeContext, options: OpenAIAgen
       },
     });
   });
+}
+
+/**
+ * Options for the SDK's `run()` (or a Runner's config): a tool name the model got wrong is a result
+ * the model reads — wield's "did you mean" — instead of a ModelBehaviorError that ends the run.
+ */
+export function wieldRunOptions(runtime: RuntimeContext): {
+  toolNotFoundBehavior: ToolNotFoundBehavior;
+  toolErrorFormatter: ToolErrorFormatter;
+} {
+  return {
+    toolNotFoundBehavior: 'return_error_to_model',
+    toolErrorFormatter: async ({ kind, toolName }) => {
+      if (kind !== 'tool_not_found') return undefined;
+      const found = await lookupTool(toolName, runtime, new AbortController().signal);
+      // A name wield resolves (another case, an alias) still has to be sent as the SDK lists it.
+      return found.ok
+        ? `No tool named "${toolName}". Did you mean "${found.value.name}"? Call it by that exact name.`
+        : resultText(found.error);
+    },
+  };
 }
 
 /**

@@ -59,7 +59,7 @@ export async function wouldAsk(runtime: RuntimeContext, request: ToolCallRequest
 }
 
 /** The result's text blocks joined; an image becomes a short placeholder for text-only frameworks. */
-export function resultText(result: ToolCallResult): string {
+export function resultText(result: Pick<ToolCallResult, 'content'>): string {
   return result.content.map((block) => (block.type === 'text' ? block.text : `[image ${block.mediaType}]`)).join('\n');
 }
 

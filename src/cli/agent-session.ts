@@ -2,11 +2,11 @@
 // and interactive use alike.
 import { existsSync } from 'node:fs';
 import { resolveProviderConfig } from '../runtime/providers/config.js';
-import type { Message, ModelProvider } from '../runtime/providers/types.js';
+import type { Message } from '../runtime/providers/types.js';
+import type { AgentEvent } from '../runtime/agent/events.js';
+import type { WieldSettings } from '../coding/settings/load.js';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import type { AskUser } from '../runtime/tool/types.js';
-import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
-import { runAgent, DEFAULT_MAX_TURNS } from '../runtime/agent/loop.js';
 import {
   loadSessionForResume,
   SESSION_FORMAT_VERSION,
@@ -17,12 +17,8 @@ import {
   wieldHome,
 } from '../runtime/agent/session-store.js';
 import { sessionKey } from '../runtime/agent/session-key.js';
-import { loadInstructions, type LoadedInstructions } from '../coding/instructions/load.js';
+import { createCodingAgent, type CodingAgent } from '../coding/agent/create.js';
 import { createFileSnapshots, recordingAnswers } from '../runtime/agent/replay-capture.js';
-import { selectToolsForRequest } from '../runtime/search/defer.js';
-import { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
-import { compactHistory, type CompactionOutcome, type ContextOptions } from '../runtime/agent/context-run.js';
-import type { WieldSettings } from '../coding/settings/load.js';
 import { createCliRuntime, type CliRuntime } from './runtime.js';
 import { loadCliSettings } from './settings.js';
 import { SetupError } from './setup-error.js';
@@ -43,23 +39,21 @@ export interface AgentSessionOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface AgentSession {
+/** The library's coding agent (coding/agent/create.ts) with the CLI's session log and resume. */
+export interface AgentSession extends CodingAgent {
   id: string;
   runtime: CliRuntime;
-  provider: ModelProvider;
-  /** The model the next request asks for (`/model NAME` changes it; the provider stays). */
-  model: string;
   log: SessionLog;
-  /** The history so far (grows with each send). */
-  messages: Message[];
   /** True when this continues a saved session. */
   resumed: boolean;
-  /** The project instructions in the system prompt (AGENTS.md / CLAUDE.md), read once at the start. */
-  instructions: LoadedInstructions;
-  send(prompt: string, signal: AbortSignal, onEvent?: (event: AgentEvent) => void): Promise<AgentResult>;
-  /** Summarises the older turns now (`/compact`); recorded in the log, so a resume continues from it. */
-  compact(signal: AbortSignal): Promise<CompactionOutcome>;
-  close(): Promise<void>;
+}
+
+/** The settings' reply timeouts (seconds) as the provider takes them. */
+function streamTimeouts(stream: WieldSettings['modelStream']): { firstByteTimeoutMs?: number; idleTimeoutMs?: number } {
+  return {
+    ...(stream.firstByteTimeout !== undefined ? { firstByteTimeoutMs: stream.firstByteTimeout * 1000 } : {}),
+    ...(stream.idleTimeout !== undefined ? { idleTimeoutMs: stream.idleTimeout * 1000 } : {}),
+  };
 }
 
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
@@ -113,13 +107,30 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       provider: config.provider,
     }),
     import('../runtime/providers/index.js').then(({ createProvider }) =>
-      createProvider({ provider: config.provider, model: config.model, baseURL: config.baseURL, apiKey: config.apiKey, env }),
+      createProvider({
+        provider: config.provider,
+        model: config.model,
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        env,
+        ...streamTimeouts(settings.loaded.settings.modelStream),
+        strictTools: flags.strictTools ?? settings.loaded.settings.strictTools,
+        onNotice: (message) => process.stderr.write(`wield: ${message}\n`),
+      }),
     ),
   ]);
   if (resumeNotice) runtime.notices.push(resumeNotice);
   const id = runtime.session.id;
+  // A log that stops saving says so once: at the start among the notices, later as a run event.
+  let unsaid: string | undefined;
   // Signed, so a replay can tell it from a file written elsewhere; a new one is written only once the model answers.
-  const log = new SessionLog(file ?? sessionFile(id, env), { key: sessionKey(wieldHome(env)), holdUntilReply: file === undefined });
+  const log = new SessionLog(file ?? sessionFile(id, env), {
+    key: sessionKey(wieldHome(env)),
+    holdUntilReply: file === undefined,
+    onFailure: (message) => {
+      unsaid = message;
+    },
+  });
   answerLog = log;
   const snapshots = createFileSnapshots({ cwd: runtime.session.cwd, resolveTool: (name) => runtime.rt.resolveTool(name) });
   if (!file) {
@@ -133,75 +144,44 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       model: config.model,
     });
   }
-
-  // Taken once for the whole session, so the system prompt (and the cached prefix) never changes between prompts.
-  const startedAt = new Date();
-  const instructions = loadInstructions({ cwd: runtime.session.cwd, wieldHome: wieldHome(env), trusted: runtime.trusted });
-  // Before the other extra sections (ToolSearch's), so the stable part of the prompt comes first.
-  const extraOf = (extra: string | undefined): string | undefined =>
-    [instructions.text, extra ?? ''].filter((part) => part !== '').join('\n\n') || undefined;
-  const session: AgentSession = {
-    id,
+  if (unsaid !== undefined) runtime.notices.push(unsaid);
+  unsaid = undefined;
+  // The session is the library's coding agent, plus what the CLI keeps: the log and the resume.
+  const agent = await createCodingAgent({
+    cwd: options.cwd,
     runtime,
     provider,
     model: config.model,
-    log,
     messages: history,
-    resumed: file !== undefined,
-    instructions,
-    async send(prompt, signal, onEvent) {
-      // Recorded by the loop (user_message), as sent: a UserPromptSubmit hook may add context or block it.
-      const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
-      const result = await runAgent({
-        provider,
-        model: session.model,
-        messages: [...session.messages, message],
-        system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra: extraOf(extra) }),
-        rt: runtime.rt,
-        maxTurns: flags.maxTurns ?? DEFAULT_MAX_TURNS,
-        reasoning: reasoningOf(flags),
-        selectTools: (pool, messages) => selectToolsForRequest(pool, messages, runtime.deferral),
-        context: contextOptions(runtime.settings, flags),
-        signal,
-        onEvent: (event) => {
-          for (const record of snapshots(event)) log.append(record);
-          log.record(event);
-          onEvent?.(event);
-        },
-      });
-      session.messages = result.messages;
-      return result;
+    env,
+    maxTurns: flags.maxTurns,
+    reasoning: reasoningOf(flags),
+    contextWindow: flags.contextWindow,
+    onEvent: (event) => {
+      for (const record of snapshots(event)) log.append(record);
+      log.record(event);
     },
-    async compact(signal) {
-      const outcome = await compactHistory({ provider, model: session.model, messages: session.messages, signal });
-      if (outcome.ok) {
-        session.messages = outcome.messages;
-        log.append({ type: 'history', reason: 'compacted', messages: outcome.messages });
-      }
+  });
+  const { compact, send } = agent;
+  return Object.assign(agent, {
+    id,
+    log,
+    resumed: file !== undefined,
+    send: (prompt: string, signal: AbortSignal, onEvent?: (event: AgentEvent) => void) =>
+      send(prompt, signal, (event) => {
+        onEvent?.(event);
+        if (unsaid !== undefined) {
+          onEvent?.({ type: 'notice', message: unsaid });
+          unsaid = undefined;
+        }
+      }),
+    async compact(signal: AbortSignal) {
+      const outcome = await compact(signal);
+      // Recorded in the log, so a resume continues from it.
+      if (outcome.ok) log.append({ type: 'history', reason: 'compacted', messages: outcome.messages });
       return outcome;
     },
-    close: () => runtime.close(),
-  };
-  return session;
-}
-
-/** Settings `context` and --context-window as runAgent's context option. */
-export function contextOptions(settings: WieldSettings, flags: CliFlags): ContextOptions {
-  const context = settings.context;
-  const prices = Object.fromEntries(
-    Object.entries(context.pricing ?? {}).map(([id, p]) => [
-      id,
-      { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input, cacheWrite: p.cacheWrite ?? 0 },
-    ]),
-  );
-  return {
-    window: flags.contextWindow ?? context.window,
-    cache: context.cache === false ? false : { ttl: context.cacheTtl ?? '5m', deferredTools: context.deferredTools },
-    prices,
-    turnBudget: context.turnBudget,
-    clearing: context.clearing === false ? false : context.clearing === true ? undefined : context.clearing,
-    compaction: context.compaction === false ? false : undefined,
-  };
+  });
 }
 
 /**

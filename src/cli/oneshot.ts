@@ -7,6 +7,7 @@ import { ClaudeStreamJson, type InitFacts, initLine } from './stream-json.js';
 import { readPipedInput, withPipedInput } from './prompt-input.js';
 import type { CliFlags, OutputFormat } from './options.js';
 import { writeOut } from './exit.js';
+import { retryNotice } from '../runtime/providers/retry.js';
 import { attachMentions } from './mentions.js';
 
 export interface OneShotSummary {
@@ -86,10 +87,15 @@ export async function runOneShot(given: string | undefined, flags: CliFlags): Pr
   const started = performance.now();
   const claude = format === 'stream-json' ? new ClaudeStreamJson(session.id, session.model) : undefined;
   const emit = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  // A reply asked for again (so a stalled server never leaves -p silent) and notices go to stderr.
   const onEvent =
     format === 'events'
       ? (event: AgentEvent) => emit(streamEvent(event, session.id))
-      : claude && ((event: AgentEvent) => claude.lines(event).forEach(emit));
+      : (event: AgentEvent) => {
+          if (event.type === 'model_retry') process.stderr.write(`wield: ${retryNotice(event)}\n`);
+          else if (event.type === 'notice') process.stderr.write(`wield: ${event.message}\n`);
+          claude?.lines(event).forEach(emit);
+        };
   try {
     // The first request must offer every server's tools: wait for each server's first connection
     // attempt (each bounded by its connect timeout, so a dead server cannot hang the run).

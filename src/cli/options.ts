@@ -21,6 +21,8 @@ export interface CliFlags {
   outputFormat?: OutputFormat;
   maxTurns?: number;
   contextWindow?: number;
+  /** OpenAI strict mode for function tools (setting `strictTools`). */
+  strictTools?: boolean;
   /** `--thinking` alone (true) or with a token budget. */
   thinking?: true | number;
   effort?: ReasoningEffort;
@@ -64,6 +66,7 @@ export function addModelOptions(command: Command): Command {
     .option('--base-url <url>', 'API endpoint, e.g. http://localhost:11434/v1 for Ollama')
     .option('--max-turns <n>', 'stop after this many model requests', parsePositiveInt)
     .option('--context-window <tokens>', "the model's context window in tokens (default: known for common model ids)", parsePositiveInt)
+    .option('--strict-tools', 'OpenAI strict mode for tool schemas (a schema that cannot be strict is sent as is, said once)')
     .option(
       '--thinking [tokens]',
       'extended thinking (Anthropic; a token budget, default by --effort) or reasoning (OpenAI)',

@@ -9,6 +9,7 @@ import { clearedNotice, compactedNotice } from './context-view.js';
 import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
 import { callSummary, clip, resultView, shortPath } from './summary.js';
 import { plainText } from './terminal-text.js';
+import { retryNotice } from '../runtime/providers/retry.js';
 
 /** Braille spinner frames, as ora and pi draw them. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -147,6 +148,14 @@ export function createTurnView(options: TurnViewOptions): TurnView {
         case 'context_compaction_failed':
           flush();
           line(dim(`◇ context: ${plainText(event.message)}`));
+          break;
+        case 'model_retry':
+          flush();
+          line(dim(`↻ ${retryNotice(event)}`));
+          break;
+        case 'notice':
+          flush();
+          line(dim(`note: ${plainText(event.message)}`));
           break;
         case 'error':
           flush();

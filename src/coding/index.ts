@@ -1,5 +1,5 @@
-// wield/coding — the coding agent's parts: built-in tools, the Bash analyser, the permission engine
-// and its path guard, settings files, command hooks and the sandbox.
+// wield/coding — the coding agent, whole (createCodingAgent) or in parts: built-in tools, the Bash
+// analyser, the permission engine and its path guard, settings files, command hooks and the sandbox.
 export * from './tools/index.js';
 import { loadBashAnalyzer } from './bash/index.js';
 
@@ -15,6 +15,8 @@ export { hooksFromSettings } from './hooks/settings.js';
 export { runCommandHook } from './hooks/command.js';
 export { buildSystemPrompt } from '../runtime/agent/system-prompt.js';
 export * from './sandbox/index.js';
+export { createCodingAgent, contextOptions, type CodingAgent, type CodingAgentOptions } from './agent/create.js';
+export { createCodingRuntime, type CodingRuntime, type CodingRuntimeOptions } from './agent/runtime.js';
 
 // The Bash tool's flags (isReadOnly, isConcurrencySafe, isDestructive) need the parser's WASM; it is
 // loaded on import (~40–60 ms) so they are right from the first call, with no set-up step to know

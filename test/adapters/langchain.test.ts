@@ -2,13 +2,14 @@
 // damaged, denied and parallel tool calls; the documented tool loop (bindTools → invoke each
 // ToolCall → ToolMessages back) runs them, all of one step at once; we check what the model got
 // back and the disk.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { tool } from '@langchain/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as langchainAdapter from '../../src/adapters/langchain.js';
 import { fromLangChainTool, toLangChainTools } from '../../src/adapters/langchain.js';
 import type { ToolCallResult } from '../../src/runtime/tool/types.js';
 import { expectScheduled, expectWrappedRepairs, schedulingSteps } from './scenarios.js';
@@ -25,6 +26,10 @@ class ScriptedChatModel extends BaseChatModel {
   }
   _llmType(): string {
     return 'scripted';
+  }
+  /** The script already knows its tools. */
+  override bindTools(): this {
+    return this;
   }
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     this.prompts.push(messages);
@@ -59,6 +64,34 @@ function toolMessages(messages: BaseMessage[]): Record<string, ToolMessage> {
 
 let ws: Workspace;
 afterEach(() => ws?.cleanup());
+
+/** README's LangChain snippet, its imports checked against the module and taken off, the rest as written. */
+function readmeSnippet(): { imports: string[]; body: string } {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = readme.slice(readme.indexOf('### LangChain.js'));
+  const start = section.indexOf('```js\n') + 6;
+  const code = section.slice(start, section.indexOf('\n```', start));
+  const importLine = /^import \{ ([^}]+) \} from 'wield\/langchain';\n/m;
+  const match = importLine.exec(code);
+  if (!match) throw new Error('README: the LangChain snippet has no import from wield/langchain');
+  return { imports: match[1].split(',').map((name) => name.trim()), body: code.replace(importLine, '') };
+}
+
+describe("README's LangChain snippet, as pasted", () => {
+  it('a misspelt tool name gets a ToolMessage with "did you mean", not a crash', async () => {
+    ws = makeWorkspace();
+    const { imports, body } = readmeSnippet();
+    const exported = langchainAdapter as Record<string, unknown>;
+    for (const name of imports) expect(exported[name], `wield/langchain exports ${name}`).toBeTypeOf('function');
+    const model = new ScriptedChatModel([[{ id: 'm1', name: 'Wrte', args: { file_path: 'a.txt', content: 'x' } }]]);
+    const run = new Function('runtime', 'model', 'messages', ...imports, `return (async () => {\n${body}\nreturn toolMessages;\n})();`);
+    const sent: ToolMessage[] = await run(ws.runtime, model, [new HumanMessage('write')], ...imports.map((name) => exported[name]));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ tool_call_id: 'm1', status: 'error' });
+    expect(sent[0].content).toMatch(/^No tool named "Wrte"\. Did you mean "Write"\?/);
+    expect(existsSync(ws.file('a.txt'))).toBe(false);
+  });
+});
 
 describe('toLangChainTools', () => {
   it('offers the runtime pool, or the tools named', () => {

@@ -43,6 +43,18 @@ function session(id: string, command: string, input: Record<string, unknown> = {
   ];
 }
 
+/** A crafted session file, as a bug report's attachment would carry it. */
+function attachment(cwd: string, command: string): string {
+  const file = path.join(cwd, 'attachment.jsonl');
+  writeFileSync(
+    file,
+    `${session('crafted', command)
+      .map((record) => JSON.stringify(record))
+      .join('\n')}\n`,
+  );
+  return file;
+}
+
 function place() {
   const home = tempDir('wield-trust-home-');
   const outside = tempDir('wield-trust-outside-');
@@ -58,13 +70,7 @@ describe('wield replay of a session file', () => {
     expect(readFileSync(canary, 'utf8')).toBe('pwned\n');
     rmSync(canary);
 
-    const file = path.join(cwd, 'attachment.jsonl');
-    writeFileSync(
-      file,
-      `${session('crafted', command)
-        .map((record) => JSON.stringify(record))
-        .join('\n')}\n`,
-    );
+    const file = attachment(cwd, command);
     const run = await runCli(cli, ['replay', file], { cwd, env });
     expect(existsSync(canary)).toBe(false);
     expect(run.stderr).toContain('was not written by wield on this machine');
@@ -75,13 +81,7 @@ describe('wield replay of a session file', () => {
 
   it('from elsewhere, in a terminal: the person is asked, y or n only, and a no runs nothing', async () => {
     const { env, canary, command, cwd } = place();
-    const file = path.join(cwd, 'attachment.jsonl');
-    writeFileSync(
-      file,
-      `${session('crafted', command)
-        .map((record) => JSON.stringify(record))
-        .join('\n')}\n`,
-    );
+    const file = attachment(cwd, command);
     const tmux = TmuxSession.start(
       `wield-replay-ask-${process.pid}`,
       [process.execPath, cli, 'replay', file],

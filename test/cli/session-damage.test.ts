@@ -83,6 +83,56 @@ describe('a damaged session file', () => {
     }
   });
 
+  it('resumes past a valid-JSON line of the wrong shape, naming it', async () => {
+    const { cwd, home, sessions } = place();
+    mkdirSync(sessions, { recursive: true });
+    const lines = [
+      { type: 'session', version: 1, id: 'shape', cwd, createdAt: 'now' },
+      { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'first prompt' }] } },
+      { type: 'message', message: null },
+      { type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] } },
+    ];
+    writeFileSync(path.join(sessions, 'shape.jsonl'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const standin = await startStandin({ dialect: 'anthropic', script: [{ text: 'resumed' }] });
+    try {
+      const run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'again', '--resume', 'shape'], {
+        cwd,
+        env: cleanEnv(home, providerEnv('anthropic', standin.url)),
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('resumed\n');
+      expect(run.stderr).toMatch(/skipped 1 unreadable line \(line 3;/);
+      expect(run.stderr).not.toMatch(/Cannot read properties|\n\s+at /);
+      const sent = JSON.stringify(standin.requests[0]);
+      expect(sent).toContain('first prompt');
+      expect(sent).toContain('first answer');
+    } finally {
+      await standin.close();
+    }
+  });
+
+  it('a tool input nested 20,000 deep is refused as a call; the turn goes on and the session stays saved', async () => {
+    const { cwd, home, sessions } = place();
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const standin = await startStandin({
+      dialect: 'anthropic',
+      script: [{ toolCalls: [{ name: 'Read', arguments: deep }] }, { text: 'went on' }],
+    });
+    try {
+      const run = await runCli(cli, [...providerArgs('anthropic'), '-p', 'hi', '--output-format', 'json'], {
+        cwd,
+        env: cleanEnv(home, providerEnv('anthropic', standin.url)),
+      });
+      expect(run.stderr).not.toMatch(/Maximum call stack|no longer saved|\n\s+at /);
+      expect(JSON.parse(run.stdout)).toMatchObject({ answer: 'went on', isError: false });
+      expect(/nest 20000 levels deep; at most 100 are accepted/.test(JSON.stringify(standin.requests[1]))).toBe(true);
+      const { sessionId } = JSON.parse(run.stdout) as { sessionId: string };
+      expect(messagesOf(readSession(path.join(sessions, `${sessionId}.jsonl`)).records)).toHaveLength(4);
+    } finally {
+      await standin.close();
+    }
+  });
+
   it('`wield replay` of a file with no session record fails instead of reporting 0 calls', async () => {
     const { cwd, home } = place();
     const file = path.join(cwd, 'junk.jsonl');

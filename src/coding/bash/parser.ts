@@ -1,9 +1,7 @@
 // Loads web-tree-sitter and the tree-sitter-bash grammar once; parsing is synchronous after that.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { Parser, Language, type Tree } from 'web-tree-sitter';
+import { shippedFile } from '../../runtime/util/shipped-file.js';
 
 let parser: Parser | undefined;
 let loading: Promise<void> | undefined;
@@ -15,8 +13,8 @@ export function loadBashAnalyzer(): Promise<void> {
     // of peak memory for the grammar and gains nothing measurable for one-line commands
     // (measured: same analysis time, 117 vs 154 MB peak). Only tree-sitter uses WASM here.
     v8.setFlagsFromString('--liftoff-only');
-    await Parser.init({ locateFile: (name: string) => wasmFile(name, 'web-tree-sitter') });
-    const language = await Language.load(wasmFile('tree-sitter-bash.wasm', 'tree-sitter-bash'));
+    await Parser.init({ locateFile: (name: string) => shippedFile(name, `web-tree-sitter/${name}`) });
+    const language = await Language.load(shippedFile('tree-sitter-bash.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'));
     const p = new Parser();
     p.setLanguage(language);
     parser = p;
@@ -27,16 +25,8 @@ export function loadBashAnalyzer(): Promise<void> {
   return loading;
 }
 
-/**
- * The build copies both WASM files into dist/ (the grammar's package is 20 MB installed for a
- * 1.4 MB file, so it is not a dependency): beside a bundled chunk or one folder up. From the
- * sources they come from the packages themselves.
- */
-function wasmFile(name: string, fromPackage: string): string {
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  for (const candidate of [`${here}${name}`, `${here}../${name}`]) if (existsSync(candidate)) return candidate;
-  return createRequire(import.meta.url).resolve(`${fromPackage}/${name}`);
-}
+// The build copies both WASM files into dist/ (the grammar's package is 20 MB installed for a
+// 1.4 MB file, so it is not a dependency).
 
 export function isLoaded(): boolean {
   return parser !== undefined;

@@ -15,6 +15,8 @@ export const WIELD_KEYS = [
   'context',
   'trustedProjects',
   'model',
+  'modelStream',
+  'strictTools',
   'env',
 ] as const;
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseJsonWithPositions, type JsonPath, type Position } from '../../runtime/util/json-positions.js';
 import { isRecord } from '../../runtime/util/record.js';
+import { withFileLock } from './file-lock.js';
 
 export interface LocatedError {
   file: string;
@@ -45,23 +46,27 @@ export async function readJsonFile(file: string): Promise<JsonFileRead> {
 }
 
 /**
- * Rewrites a JSON object file through `update`, keeping its other keys. The new text goes to a
- * temporary file in the same folder first and is renamed over the old one, so a crash never
- * leaves half a settings file. A malformed existing file is an error, never overwritten.
+ * Rewrites a JSON object file through `update`, keeping its other keys. Under the file's lock
+ * (file-lock.ts), the file is read afresh and `update` applied to what it holds now, so several
+ * wield processes writing at once keep every change. The new text goes to a temporary file in
+ * the same folder first and is renamed over the old one, so a crash never leaves half a settings
+ * file. A malformed existing file is an error, never overwritten.
  */
 export async function updateJsonFile(file: string, update: (data: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
-  const read = await readJsonFile(file);
-  if (read.kind === 'error') throw new Error(formatLocatedError(read.error));
-  const current = read.kind === 'ok' ? read.value : {};
-  if (!isRecord(current)) throw new Error(`${file}: expected a JSON object at the top level`);
-  const next = update(current);
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(next, null, 2)}\n`, 'utf8');
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await withFileLock(file, async () => {
+    const read = await readJsonFile(file);
+    if (read.kind === 'error') throw new Error(formatLocatedError(read.error));
+    const current = read.kind === 'ok' ? read.value : {};
+    if (!isRecord(current)) throw new Error(`${file}: expected a JSON object at the top level`);
+    const next = update(current);
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify(next, null, 2)}\n`, 'utf8');
+      await rename(tmp, file);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+  });
 }

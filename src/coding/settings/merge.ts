@@ -26,6 +26,10 @@ export interface WieldSettings {
   context: ContextSettings;
   /** The default model id (trusted layers only). */
   model?: string;
+  /** First-byte and idle timeouts of model replies, in seconds (trusted layers only). */
+  modelStream: NonNullable<SettingsFile['modelStream']>;
+  /** OpenAI strict mode for function tools (trusted layers only). */
+  strictTools?: boolean;
   /** Environment variables to set (trusted layers only). */
   env: Record<string, string>;
 }
@@ -48,6 +52,7 @@ export function emptySettings(): WieldSettings {
     sandbox: {},
     toolSearch: {},
     context: {},
+    modelStream: {},
     env: {},
   };
 }
@@ -92,6 +97,8 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
   if (data.model) into.model = data.model;
+  if (data.modelStream) into.modelStream = { ...into.modelStream, ...data.modelStream };
+  if (data.strictTools !== undefined) into.strictTools = data.strictTools;
   Object.assign(into.env, data.env ?? {});
   if (data.context) into.context = { ...into.context, ...data.context, pricing: { ...into.context.pricing, ...data.context.pricing } };
   const sb = data.sandbox ?? {};

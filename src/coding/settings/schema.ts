@@ -91,8 +91,19 @@ export const settingsFileSchema = z.strictObject({
     })
     .optional(),
   trustedProjects: z.array(z.string()).optional(),
+  /** How long a model reply may keep wield waiting before it is asked for again, in seconds. */
+  modelStream: z
+    .strictObject({
+      /** From the request to the reply's first event. */
+      firstByteTimeout: z.number().positive().optional(),
+      /** Between two events of a reply that has begun. */
+      idleTimeout: z.number().positive().optional(),
+    })
+    .optional(),
   /** The model id when no --model is given. */
   model: z.string().min(1, 'model must not be empty').optional(),
+  /** OpenAI strict mode for function tools (--strict-tools); Anthropic ignores it. */
+  strictTools: z.boolean().optional(),
   /** Variables set for wield and the commands it runs (as Claude Code's `env`). */
   env: z.record(z.string(), z.string()).optional(),
 });

@@ -14,6 +14,7 @@ export function ignoredByDistrust(data: SettingsFile): string[] {
   if (p.defaultMode === 'acceptEdits' || p.defaultMode === 'bypassPermissions') items.push(`permission mode ${p.defaultMode}`);
   if (data.context !== undefined) items.push('context settings');
   if (data.model !== undefined) items.push('model');
+  if (data.strictTools !== undefined) items.push('strict tool schemas');
   if (Object.keys(data.env ?? {}).length > 0) items.push('environment variables');
   const sb = data.sandbox ?? {};
   const loosens =

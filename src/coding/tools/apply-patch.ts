@@ -1,6 +1,6 @@
 // apply_patch: Codex's patch format (add, update with context hunks, move, delete files), a
-// freeform tool with Codex's Lark grammar. Every file is planned first (read, stale-checked,
-// hunks applied in memory); only when all apply are they written, each atomically, with the
+// freeform tool with Codex's Lark grammar. Every file is planned first (read, hunks applied in
+// memory: their context must match the file as it is now); only when all apply are they written, each atomically, with the
 // same helpers as Edit and Write. A hunk that does not apply changes nothing and is named.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,7 +80,11 @@ async function plan(op: PatchOperation, ctx: ToolContext): Promise<{ steps: Step
     await readTextToChange(ctx.session, file, op.path, 'Leave it out of the patch.');
     return { steps: [{ file, remove: file }], change: { letter: 'D', display: op.path, diff: '' } };
   }
-  const { text, format } = await readTextToChange(ctx.session, file, op.path, 'To create it, use "*** Add File:".');
+  // Hunks whose context matches the file prove the model saw it (Codex-trained models read with
+  // `cat` or `sed -n` in the shell); a hunk that quotes nothing proves nothing, so then a Read is due.
+  const quotes = op.chunks.every((chunk) => chunk.oldLines.length > 0);
+  const proof = quotes || ctx.session.fileState.has(file) ? 'context' : 'read';
+  const { text, format } = await readTextToChange(ctx.session, file, op.path, 'To create it, use "*** Add File:".', proof);
   const applied = applyChunks(text, op.chunks);
   if (!applied.ok) throw new ToolError(`apply_patch: ${hunkFailureMessage(op.path, applied.failure)} Nothing was changed.`);
   const data = Buffer.from(encodeText(applied.text, format), 'utf8');
@@ -103,7 +107,8 @@ export function applyPatchTool() {
       'Edits files with a patch: "*** Begin Patch", then sections "*** Add File: path" (every line "+"), "*** Delete File: path", or ' +
       '"*** Update File: path" (optionally "*** Move to: new path") with hunks: "@@" (optionally "@@ text of a line above the change"), ' +
       'then lines " context", "-removed", "+added"; three lines of context around each change; then "*** End Patch". ' +
-      'Paths are relative to the working directory. Files you update or delete must have been Read in this session. ' +
+      'Paths are relative to the working directory. Context and removed lines must match the file as it is now; ' +
+      'a file you delete or replace with "*** Add File:" must have been Read in this session. ' +
       'The patch applies whole or not at all; a hunk that does not match is reported with the nearest text.',
     prompt:
       'Use apply_patch for changes to several places or files at once; copy context lines exactly from Read output (without line numbers).',

@@ -125,6 +125,12 @@ function leftRunningNote(commands: string[]): string {
   return `the command left ${commands.length} process${commands.length === 1 ? '' : 'es'} running (${shown.join('; ')}${more}); ended when the command finished`;
 }
 
+function savedOutput(output: BashOutput): string {
+  const dropped = output.spillDroppedBytes;
+  if (dropped === undefined) return `The full output (${output.totalBytes.toLocaleString('en-US')} bytes)`;
+  return `Its start and end (${(output.totalBytes - dropped).toLocaleString('en-US')} bytes; ${dropped.toLocaleString('en-US')} bytes from the middle were dropped, to spare the disk)`;
+}
+
 export function formatBashResult(output: BashOutput): { text: string; isError: boolean } {
   const parts: string[] = [];
   const body =
@@ -142,7 +148,7 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
   else parts.push(`[exit code ${output.exitCode ?? 'unknown'}]`);
   if (output.omittedBytes > 0) {
     const where = output.spillFile
-      ? `The full output (${output.totalBytes.toLocaleString('en-US')} bytes) is in ${output.spillFile}: read more with Read {"file_path": ${JSON.stringify(output.spillFile)}, "offset": ${output.headLines + 1}} or search it with Grep {"pattern": "...", "path": ${JSON.stringify(output.spillFile)}}.`
+      ? `${savedOutput(output)} is in ${output.spillFile}: read more with Read {"file_path": ${JSON.stringify(output.spillFile)}, "offset": ${output.headLines + 1}} or search it with Grep {"pattern": "...", "path": ${JSON.stringify(output.spillFile)}}.`
       : `The full output could not be saved (${output.spillError ?? 'unknown error'}); rerun with less output (e.g. pipe through grep or tail).`;
     parts.push(`[output was ${output.totalBytes.toLocaleString('en-US')} bytes; showing the start and the end. ${where}]`);
   }

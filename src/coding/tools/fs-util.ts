@@ -69,16 +69,7 @@ export async function requireFreshRead(session: SessionState, file: string, disp
       `${display} exists but has not been read in this session. Read it first (Read {"file_path": ${JSON.stringify(display)}}), then retry, so you change what is really there.`,
     );
   }
-  // O_NOFOLLOW: the guard checked this resolved path; a link swapped in since is refused.
-  const handle = await open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  let content: Buffer;
-  let current: fs.Stats;
-  try {
-    content = await handle.readFile();
-    current = await handle.stat();
-  } finally {
-    await handle.close();
-  }
+  const { content, stats: current } = await readNoFollow(file);
   const same = current.mtimeMs === record.mtimeMs && current.size === record.size;
   if (!same && sha256(content) !== record.hash) {
     throw new ToolError(
@@ -88,19 +79,32 @@ export async function requireFreshRead(session: SessionState, file: string, disp
   return content;
 }
 
+/** A file's bytes and stats. O_NOFOLLOW: the guard checked this resolved path; a link swapped in since is refused. */
+async function readNoFollow(file: string): Promise<{ content: Buffer; stats: fs.Stats }> {
+  const handle = await open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  try {
+    return { content: await handle.readFile(), stats: await handle.stat() };
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
- * The text of a file about to be changed: read in this session and unchanged since
- * (requireFreshRead), valid UTF-8, with its BOM and line endings taken off (put back by encodeText).
+ * The text of a file about to be changed, valid UTF-8, with its BOM and line endings taken off
+ * (put back by encodeText). `proof: 'read'` (Edit, Write): read in this session and unchanged
+ * since (requireFreshRead). `proof: 'context'` (a patch whose hunks quote the file): the file as it
+ * is now, since hunks that match it show the model knows what is there, however it read it.
  */
 export async function readTextToChange(
   session: SessionState,
   file: string,
   display: string,
   ifMissing: string,
+  proof: 'read' | 'context' = 'read',
 ): Promise<{ text: string; format: TextFormat }> {
   let raw: Buffer;
   try {
-    raw = await requireFreshRead(session, file, display);
+    raw = proof === 'read' ? await requireFreshRead(session, file, display) : (await readNoFollow(file)).content;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`${display} does not exist. ${ifMissing}`);
     throw error;

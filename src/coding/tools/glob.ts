@@ -24,6 +24,8 @@ export interface GlobOutput {
   total: number;
   /** Matches Read deny rules hide. */
   hidden: number;
+  /** Listed names that are not UTF-8 (shown with U+FFFD). */
+  undecodable: number;
 }
 
 /** Where a match really is, or undefined for a symlink resolving outside the root (or dangling). */
@@ -71,7 +73,12 @@ export function globTool() {
     async call(input, ctx) {
       const root = resolveInWorkspace(ctx, input.path ?? '.', 'path', 'read');
       if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
-        throw new ToolError(`path ${JSON.stringify(input.path)} is not an existing folder. Use LS to find it.`);
+        // No path means the working folder: if that is gone (deleted or moved), say so.
+        throw new ToolError(
+          input.path === undefined
+            ? `The working folder ${root} no longer exists (deleted or moved); pass path as a folder that exists, or cd to one with Bash.`
+            : `path ${JSON.stringify(input.path)} is not an existing folder. Use LS to find it.`,
+        );
       }
       if (path.isAbsolute(input.pattern) || input.pattern.split('/').includes('..')) {
         throw new ToolError(
@@ -89,11 +96,18 @@ export function globTool() {
       const rules = new IgnoreRules(root);
       const denied = ctx.session.readDenied;
       let hidden = 0;
+      let undecodable = 0;
       const kept: { file: string; mtimeMs: number }[] = [];
       for (const rel of matches) {
         if (rules.ignores(rel, false)) continue;
         const file = path.join(root, rel);
         const real = realInside(file, root);
+        // A name that is not UTF-8 reaches us with U+FFFD in place of its bytes, so it cannot be
+        // stat'ed by that name; it is still listed (and said), never silently skipped.
+        if (!real && rel.includes('\uFFFD') && !(denied?.(file) ?? false)) {
+          undecodable++;
+          kept.push({ file, mtimeMs: 0 });
+        }
         if (!real) continue;
         // A symlink is hidden by its own path or the file it leads to: a Read of either is denied.
         if (denied && (denied(file) || (real !== file && denied(real)))) hidden++;
@@ -104,6 +118,7 @@ export function globTool() {
         files: kept.slice(0, GLOB_MAX_RESULTS).map((entry) => displayPath(entry.file, ctx.session.cwd)),
         total: kept.length,
         hidden,
+        undecodable,
       };
     },
     toModel(output, _budget, format) {
@@ -114,7 +129,11 @@ export function globTool() {
           ? `\n[Showing the ${output.files.length} newest of ${output.total} files. Use a narrower pattern or path to see others.]`
           : '';
       const body = format === 'concise' ? byFolder(output.files) : output.files.join('\n');
-      return { content: [{ type: 'text', text: body + notice + hidden }] };
+      const odd =
+        output.undecodable > 0
+          ? `\n[${output.undecodable} name${output.undecodable === 1 ? ' is' : 's are'} not valid UTF-8 and shown with \uFFFD; Read cannot open ${output.undecodable === 1 ? 'it' : 'them'} by that name: use Bash with a pattern (e.g. cat caf?.txt).]`
+          : '';
+      return { content: [{ type: 'text', text: body + notice + odd + hidden }] };
     },
   });
 }

@@ -86,6 +86,7 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
     for await (const event of stream) {
       if (event.type === 'text_delta') summary += event.text;
       else if (event.type === 'message_end') usage = event.usage;
+      else if (event.type === 'retry') summary = '';
     }
   } catch (error) {
     return {

@@ -87,6 +87,14 @@ export type AgentEvent =
   | { type: 'context_compacted'; turn: number; reason: CompactionReason; messages: Message[]; summarised: number; contextTokens: number }
   | { type: 'context_compaction_failed'; turn: number; reason: CompactionReason; message: string }
   | { type: 'turn_end'; turn: number; stopReason: StopReason; toolCalls: number }
+  /**
+   * The reply broke off, stalled or was refused as overloaded; it is asked for again after
+   * `delayMs`. What streamed of it so far (text, calls) is dropped; read-only calls it started
+   * are stopped, and no other call of it ran.
+   */
+  | { type: 'model_retry'; attempt: number; maxRetries: number; delayMs: number; reason: string }
   | { type: 'error'; message: string }
+  /** Something a person should know that does not stop the run (e.g. the session log stopped saving). */
+  | { type: 'notice'; message: string }
   | { type: 'done'; result: AgentResult }
   | ToolEvent;

@@ -20,6 +20,7 @@ import { compactHistory, ContextTracker, promptCache, type ContextOptions } from
 import { addUsage, costUsd, emptyUsage, priceFor } from '../context/pricing.js';
 import { isContextLimitError } from '../context/limits.js';
 import { isRecord } from '../util/record.js';
+import { jsonDepth, MAX_ARGUMENT_DEPTH } from '../util/json-depth.js';
 
 /** The tools one request offers, and the system prompt text that goes with them. */
 export interface TurnTools {
@@ -276,18 +277,18 @@ async function runTurn(
   });
   setup.tracker.sending(system, JSON.stringify(specs));
 
-  // The turn's own controller: a provider failure stops the turn's tools as an abort does.
-  const turnAbort = new AbortController();
-  const relay = (): void => turnAbort.abort(options.signal.reason);
+  // Each attempt at the reply has its own controller and batch: a provider failure stops the
+  // attempt's tools as an abort does, and a retried reply drops what the broken one started.
+  const newAttempt = () => {
+    const abort = new AbortController();
+    // The last allowed turn's calls run too (as Claude Code's do): the model asked for them, and
+    // their results stay in the history for a resumed session.
+    const batch = createBatch(rt, { signal: abort.signal, maxConcurrency: options.maxConcurrency });
+    return { abort, batch, parts: [] as AssistantPart[], calls: [] as { id: string; name: string }[], held: [] as HeldCall[] };
+  };
+  let attempt = newAttempt();
+  const relay = (): void => attempt.abort.abort(options.signal.reason);
   options.signal.addEventListener('abort', relay, { once: true });
-  // The last allowed turn's calls run too (as Claude Code's do): the model asked for them, and
-  // their results stay in the history for a resumed session.
-  const batch = createBatch(rt, { signal: turnAbort.signal, maxConcurrency: options.maxConcurrency });
-  const parts: AssistantPart[] = [];
-  const calls: { id: string; name: string }[] = [];
-  // A call whose arguments are not whole JSON waits for the stop reason (see releaseHeld); the
-  // calls after it wait too, so the batch still gets them in the model's order.
-  const held: HeldCall[] = [];
   let stopReason: StopReason = 'other';
   let usage: Usage | undefined;
   let error: unknown;
@@ -306,6 +307,7 @@ async function runTurn(
       options.signal,
     );
     for await (const event of stream) {
+      const { parts, calls, held, batch } = attempt;
       if (event.type === 'text_delta') {
         const last = parts[parts.length - 1];
         if (last?.type === 'text') last.text += event.text;
@@ -321,19 +323,30 @@ async function runTurn(
         emit({ type: 'tool_call', id, name: event.name, input });
         const call: ToolCallRequest = { id, name: event.name, input };
         const complete = isCompleteJSON(event.input);
-        if (held.length > 0 || !complete) held.push({ call, complete });
+        // Only a read-only call starts before the reply has ended: a call with effects never runs
+        // from a reply that breaks off (and is then asked for again), nor out of the model's order.
+        if (held.length > 0 || !complete || !startsEarly(tools, call)) held.push({ call, complete });
         else batch.push(call);
       } else if (event.type === 'message_end') {
         stopReason = event.stopReason;
         usage = event.usage;
+      } else if (event.type === 'retry') {
+        // The reply so far is void: stop what it started, forget its calls, and wait for the new one.
+        attempt.abort.abort(new Error(event.reason));
+        batch.end();
+        await batch.results;
+        for (const call of calls) seenIds.delete(call.id);
+        attempt = newAttempt();
+        emit({ ...event, type: 'model_retry' });
       }
     }
     chat.end(stopReason, usage);
   } catch (caught) {
     error = caught;
     chat.fail(caught);
-    turnAbort.abort(caught);
+    attempt.abort.abort(caught);
   }
+  const { parts, calls, held, batch } = attempt;
   // After a failed stream the held calls stay unrun: they get the model-failed result below.
   const { run, cutOff } = error === undefined ? releaseHeld(held, stopReason) : { run: [], cutOff: [] };
   for (const call of run) batch.push(call);
@@ -342,6 +355,17 @@ async function runTurn(
   options.signal.removeEventListener('abort', relay);
   const missing = error !== undefined && !options.signal.aborted ? modelFailedContent(messageOf(error)) : interruptedWhileRunning();
   return { assistant: { role: 'assistant', content: parts }, results: pairResults(calls, finished, missing), stopReason, usage, error };
+}
+
+/** Whether a call may start while its reply is still streaming: its tool says it is read-only. */
+function startsEarly(tools: readonly AnyTool[], call: ToolCallRequest): boolean {
+  const tool = tools.find((candidate) => candidate.name === call.name);
+  if (tool === undefined || !isRecord(call.input)) return false;
+  try {
+    return tool.isReadOnly(call.input) === true;
+  } catch {
+    return false;
+  }
 }
 
 function chooseTools(options: RunAgentOptions, messages: readonly Message[]): TurnTools {
@@ -355,9 +379,13 @@ function systemFor(options: RunAgentOptions, tools: readonly AnyTool[], extra: s
   return buildSystemPrompt({ tools, cwd: options.rt.session.cwd, date, extra });
 }
 
-/** The parsed object when the streamed JSON is a valid object ('' means no arguments), else the raw text for the pipeline to repair. */
+/**
+ * The parsed object when the streamed JSON is a valid object ('' means no arguments), else the
+ * raw text for the pipeline to repair or refuse (also when it nests too deeply to send back).
+ */
 export function decodeStreamedArguments(raw: string): unknown {
   if (raw.trim() === '') return {};
+  if (jsonDepth(raw) > MAX_ARGUMENT_DEPTH) return raw;
   try {
     const parsed: unknown = JSON.parse(raw);
     // Histories need an object here; anything else goes to the pipeline to be reported.

@@ -7,6 +7,7 @@ import type { PermissionDecision } from '../pipeline/types.js';
 import type { Message } from '../providers/types.js';
 import type { ErrorKind } from '../tool/types.js';
 import type { AgentEvent } from './events.js';
+import { recordProblem } from './session-records.js';
 import { recordMac } from './session-key.js';
 
 export const SESSION_FORMAT_VERSION = 1;
@@ -75,6 +76,8 @@ export interface SessionLogOptions {
    * rejected key, an unreachable server) leaves no session behind that holds only the prompt.
    */
   holdUntilReply?: boolean;
+  /** Hears, once, that the log stopped saving and why; the run goes on without it. */
+  onFailure?: (message: string) => void;
 }
 
 export class SessionLog {
@@ -83,13 +86,19 @@ export class SessionLog {
   /** The last record's MAC, once known ('' before the first record of a new file). */
   private previousMac: string | undefined;
   private pending: SessionRecord[] | undefined;
+  /** Why saving stopped; once set, nothing more is written. */
+  private stopped: string | undefined;
 
   constructor(
     readonly file: string,
     private readonly options: SessionLogOptions = {},
   ) {
-    mkdirSync(path.dirname(file), { recursive: true });
     if (options.holdUntilReply) this.pending = [];
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
   /** False while records are held (nothing written yet); see SessionLogOptions.holdUntilReply. */
@@ -97,8 +106,16 @@ export class SessionLog {
     return this.pending === undefined;
   }
 
-  // Synchronous appends: records stay in order and survive a process exit right after.
+  /** Why the log stopped saving, when it did. */
+  get failure(): string | undefined {
+    return this.stopped;
+  }
+
+  // Synchronous appends: records stay in order and survive a process exit right after. A log
+  // that cannot be written (a full disk, a record too deeply nested to encode) never takes the
+  // turn down: it stops saving and says so once.
   append(record: SessionRecord): void {
+    if (this.stopped !== undefined) return;
     if (this.pending) {
       this.pending.push(record);
       if (!isReply(record)) return;
@@ -111,11 +128,17 @@ export class SessionLog {
   }
 
   private write(record: SessionRecord): void {
-    // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
-    // broken last line; the torn bytes are kept, the new record starts on a line of its own.
-    const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
-    appendFileSync(this.file, `${lead}${this.line(record)}\n`, { mode: 0o600 });
-    this.endsClean = true;
+    if (this.stopped !== undefined) return;
+    try {
+      const line = this.line(record);
+      // A log torn mid-line (a crash, a full disk) would otherwise swallow the next record into its
+      // broken last line; the torn bytes are kept, the new record starts on a line of its own.
+      const lead = this.endsClean || endsWithNewline(this.file) ? '' : '\n';
+      appendFileSync(this.file, `${lead}${line}\n`, { mode: 0o600 });
+      this.endsClean = true;
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
   private line(record: SessionRecord): string {
@@ -133,6 +156,21 @@ export class SessionLog {
     const record = recordFor(event);
     if (record) this.append(record);
   }
+
+  private stop(error: unknown): void {
+    this.stopped = `${whyNotSaved(error)}, so the session is no longer saved to ${this.file} from here on (the conversation goes on; a resume ends before this point)`;
+    this.options.onFailure?.(this.stopped);
+  }
+}
+
+/** What went wrong writing the log, in words. */
+export function whyNotSaved(error: unknown): string {
+  if (error instanceof RangeError) return 'A record is too deeply nested to save';
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'The disk is full';
+  if (code === 'EROFS') return 'The sessions folder is on a read-only file system';
+  if (code === 'EACCES' || code === 'EPERM') return 'The session file may not be written (permission denied)';
+  return `The session file could not be written (${error instanceof Error ? error.message : String(error)})`;
 }
 
 /** The model has answered: what ends holding a new log's records. */
@@ -210,8 +248,6 @@ export interface ParsedSession {
   macs: (string | undefined)[];
 }
 
-const RECORD_TYPES = new Set(['session', 'message', 'history', 'tool_end', 'permission', 'file', 'answer']);
-
 /** Parses a session log; unreadable lines are reported, never fatal. */
 export function parseSession(text: string): ParsedSession {
   const records: SessionRecord[] = [];
@@ -228,13 +264,13 @@ export function parseSession(text: string): ParsedSession {
       problemLines.push(index + 1);
       return;
     }
-    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-    if (typeof type === 'string' && RECORD_TYPES.has(type)) {
+    const problem = recordProblem(value);
+    if (problem === undefined) {
       const { mac, ...record } = value as SessionRecord & { mac?: unknown };
       records.push(record as SessionRecord);
       macs.push(typeof mac === 'string' ? mac : undefined);
     } else {
-      problems.push(`line ${index + 1}: not a session record (expected "type" to be one of ${[...RECORD_TYPES].join(', ')})`);
+      problems.push(`line ${index + 1}: ${problem}`);
       problemLines.push(index + 1);
     }
   });
@@ -283,7 +319,7 @@ export function loadSessionForResume(file: string): ResumedSession {
   const notice =
     count === 0
       ? undefined
-      : `session ${file}: skipped ${count} unreadable ${count === 1 ? 'line' : 'lines'} (${describeLines(parsed.problemLines)}; a torn write or a hand edit), resuming from the rest; the file is left as it is`;
+      : `session ${file}: skipped ${count} unreadable ${count === 1 ? 'line' : 'lines'} (${describeLines(parsed.problemLines)}; a torn write, a hand edit or a record of the wrong shape), resuming from the rest; the file is left as it is`;
   return { ...parsed, messages: messagesOf(parsed.records), notice };
 }
 

@@ -4,11 +4,10 @@
 // runtime then aborts the whole WASM instance (an assertion in JS_FreeRuntime); with one instance
 // per program, nothing is freed by hand: the instance is dropped and garbage-collected whole
 // (measured: 300 stalled programs in a row, resident memory flat).
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { CustomizeVariantOptions, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { isRecord } from '../util/record.js';
+import { shippedFile } from '../util/shipped-file.js';
 
 // Node's WebAssembly global, typed by what the variant options take (the project's type libraries
 // do not declare it).
@@ -57,7 +56,7 @@ function load(): Promise<Instantiate> {
       isRecord(imported.default) && 'default' in imported.default ? imported.default.default : imported.default
     ) as QuickJSSyncVariant;
     // The compiled module is handed over, so Emscripten's own lookup (relative to a file the bundle moved) is never used.
-    const wasmModule = await wasm.compile(readFileSync(wasmFile()));
+    const wasmModule = await wasm.compile(readFileSync(shippedFile(WASM_FILE, '@jitl/quickjs-ng-wasmfile-release-sync/wasm')));
     return (maxBytes) => {
       const maximum = Math.max(INITIAL_BYTES, Math.ceil(maxBytes / PAGE) * PAGE) / PAGE;
       const wasmMemory = new wasm.Memory({ initial: INITIAL_BYTES / PAGE, maximum });
@@ -68,11 +67,4 @@ function load(): Promise<Instantiate> {
     throw error;
   });
   return loading;
-}
-
-/** Beside a bundled chunk or one folder up (dist/); from the sources, the package's own file. */
-function wasmFile(): string {
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  for (const candidate of [`${here}${WASM_FILE}`, `${here}../${WASM_FILE}`]) if (existsSync(candidate)) return candidate;
-  return createRequire(import.meta.url).resolve('@jitl/quickjs-ng-wasmfile-release-sync/wasm');
 }

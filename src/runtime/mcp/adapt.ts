@@ -5,8 +5,15 @@ import { RESPONSE_FORMAT_PARAMETER } from '../tool/response-format.js';
 import type { AnyTool, ContentBlock, ResponseFormats, ToolContext, ToolResultContent } from '../tool/types.js';
 import type { McpToolAnnotations, McpToolInfo } from './tools.js';
 
-/** Descriptions past this are cut: a few servers ship whole manuals and every turn pays for them. */
-export const MAX_DESCRIPTION_CHARS = 2048;
+/**
+ * Only a runaway description is cut. A description is often the tool's usage rules: the longest of
+ * 108 tools of 12 real MCP servers ran to about 6,500 characters, so the old cut at 2,048 took the
+ * rules off 9 of them. Neither the MCP spec (Tool.description) nor OpenAI's or Anthropic's tool
+ * definitions set a length limit (OpenAI limits the function name, to 64 characters), so this is a
+ * guard against a server that sends a manual (or megabytes) every turn: about 4,000 tokens, 2.5× the
+ * longest real one. Deferred tools (ToolSearch) do not cost their description until loaded.
+ */
+export const MAX_DESCRIPTION_CHARS = 16_384;
 
 export interface McpToolFlags {
   readOnly: boolean;

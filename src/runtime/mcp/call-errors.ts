@@ -43,3 +43,17 @@ export function classifyCallError(
     message: `${server} failed during "${toolName}": ${messageOf(error)}. It will be reconnected on the next call.`,
   };
 }
+
+/** Lines of a crash report that say nothing about the cause: a stack frame, a caret, Node's version footer. */
+const NOISE = [/^\s+at /, /^\s*\^+\s*$/, /^Node\.js v\d/, /^\s*$/, /^\s*\.\.\. \d+ lines? matching/];
+const ERROR_LINE = /(^|\b)(\w*Error|\w*Exception|panic(ked)?|fatal|Traceback)\b|^error\b/i;
+
+/**
+ * The line of a server's last stderr lines that names why it failed. Pure. A crashed Node server
+ * ends with a stack and "Node.js v20…"; the error line above them ("Error: Cannot find module …")
+ * is the cause. Falls back to the last line that is not noise.
+ */
+export function telltaleStderrLine(tail: readonly string[]): string | undefined {
+  const meaningful = tail.filter((line) => !NOISE.some((pattern) => pattern.test(line)));
+  return meaningful.findLast((line) => ERROR_LINE.test(line)) ?? meaningful.at(-1);
+}

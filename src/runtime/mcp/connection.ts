@@ -22,7 +22,7 @@ import { McpOAuthProvider, withAuthorization } from './oauth.js';
 import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { listServerTools, type McpToolInfo } from './tools.js';
-import { classifyCallError } from './call-errors.js';
+import { classifyCallError, telltaleStderrLine } from './call-errors.js';
 import { messageOf } from '../util/message.js';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
@@ -376,8 +376,8 @@ export class McpConnection {
   }
 
   private stderrHint(): string {
-    const last = this.stderrTail.at(-1);
-    return last ? ` (its stderr said: ${last.slice(0, 200)})` : '';
+    const line = telltaleStderrLine(this.stderrTail);
+    return line ? ` (its stderr said: ${line.trim().slice(0, 200)})` : '';
   }
 
   private logLine(line: string): void {

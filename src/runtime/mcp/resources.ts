@@ -18,6 +18,8 @@ import { parseResourceReference } from './reference.js';
 export interface McpResourceSource {
   list(): McpServerStatus[];
   liveClient(server: string): Client | undefined;
+  /** Waits (bounded) for servers still connecting, so a listing right after start sees them. */
+  settleConnecting?(signal?: AbortSignal): Promise<string[]>;
 }
 
 export type McpAccessError = {
@@ -54,6 +56,7 @@ export interface ServerResources {
 
 /** Resources and templates of every connected server offering them (or of one server). */
 export async function listMcpResources(source: McpResourceSource, signal: AbortSignal, server?: string): Promise<ServerResources[]> {
+  await source.settleConnecting?.(signal);
   const names = server ? [server] : source.list().map((s) => s.name);
   return Promise.all(
     names.map(async (name): Promise<ServerResources> => {
@@ -87,6 +90,7 @@ export async function readMcpResource(
 ): Promise<Outcome<{ server: string; uri: string; result: ReadResourceResult }>> {
   const parts = typeof reference === 'string' ? parseResourceReference(reference) : reference;
   if (!parts) return { ok: false, kind: 'bad-reference', message: `Not a resource reference: "${reference}" (expected server:uri).` };
+  await source.settleConnecting?.(signal);
   const found = clientFor(source, parts.server, 'resources');
   if (!found.ok) return found;
   try {
@@ -141,9 +145,21 @@ export function resourceContent(server: string, result: ReadResourceResult): Con
     if ('text' in item && typeof item.text === 'string') return { type: 'text', text: `[${server}:${item.uri}] (${mime})\n${item.text}` };
     const blob = 'blob' in item && typeof item.blob === 'string' ? item.blob : '';
     if (item.mimeType?.startsWith('image/')) return { type: 'image', mediaType: item.mimeType, data: blob };
+    // A server may send text as a blob (MCP allows either for any type): text/* that decodes is text.
+    const text = item.mimeType?.startsWith('text/') ? utf8Text(blob) : undefined;
+    if (text !== undefined) return { type: 'text', text: `[${server}:${item.uri}] (${mime})\n${text}` };
     const bytes = Math.floor((blob.length * 3) / 4);
     return { type: 'text', text: `[${server}:${item.uri}] (${mime}): binary content, ${bytes} bytes, not shown` };
   });
+}
+
+/** The base64 blob as UTF-8 text, or undefined when its bytes are not valid UTF-8. */
+function utf8Text(blob: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(blob, 'base64'));
+  } catch {
+    return undefined;
+  }
 }
 
 function listingText(lists: ServerResources[]): string {

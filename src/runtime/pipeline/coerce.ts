@@ -30,9 +30,11 @@ function mayBeNull(schema: JSONSchema | undefined): boolean {
 }
 
 /** The object's parameters when extra ones are open only because nothing closed them. */
-function openByOmission(schema: JSONSchema): string[] | undefined {
+function openByOmission(schema: JSONSchema, topLevel: boolean): string[] | undefined {
   const properties = schema.properties;
-  if (!isRecord(properties) || Object.keys(properties).length === 0) return undefined;
+  // `properties: {}` is how generators (MCP SDKs, zod's z.object({})) say a tool takes no
+  // parameters; deeper down it is as often a free-form object, so it stays open there.
+  if (!isRecord(properties) || (Object.keys(properties).length === 0 && !topLevel)) return undefined;
   const opening = ['additionalProperties', 'unevaluatedProperties', 'patternProperties', 'anyOf', 'oneOf', 'allOf', '$ref', 'if'];
   return opening.some((key) => key in schema) ? undefined : Object.keys(properties);
 }
@@ -81,7 +83,7 @@ export function coerceToSchema(value: unknown, schema: JSONSchema | undefined, p
 function coerceObject(value: Record<string, unknown>, schema: JSONSchema, path: string, notes: string[]): Record<string, unknown> {
   const properties = (schema.properties ?? {}) as Record<string, JSONSchema>;
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const known = openByOmission(schema);
+  const known = openByOmission(schema, path === '');
   const dropped: string[] = [];
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
@@ -102,7 +104,7 @@ function coerceObject(value: Record<string, unknown>, schema: JSONSchema, path: 
   if (dropped.length > 0 && known !== undefined) {
     const list = dropped.map((key) => `"${key}"`).join(', ');
     notes.push(
-      `${list} ${dropped.length === 1 ? 'is not a parameter' : 'are not parameters'} here and ${dropped.length === 1 ? 'was' : 'were'} ignored; the parameters are: ${known.join(', ')}`,
+      `${list} ${dropped.length === 1 ? 'is not a parameter' : 'are not parameters'} here and ${dropped.length === 1 ? 'was' : 'were'} ignored; ${known.length > 0 ? `the parameters are: ${known.join(', ')}` : 'this tool takes no parameters'}`,
     );
   }
   return out;

@@ -8,6 +8,7 @@ import { coerceToSchema, schemaTypes } from './coerce.js';
 import { fail, typeName, type StageResult } from './outcome.js';
 import { messageOf } from '../util/message.js';
 import { isRecord } from '../util/record.js';
+import { jsonDepth, MAX_ARGUMENT_DEPTH } from '../util/json-depth.js';
 
 /** Repairing megabytes of garbage is slow and never what the model meant. */
 const MAX_REPAIR_CHARS = 200_000;
@@ -46,6 +47,13 @@ export function parseArguments(raw: unknown, schema: JSONSchema): StageResult<To
 }
 
 function parseJSONText(text: string, schema: JSONSchema): StageResult<unknown> {
+  const depth = jsonDepth(text);
+  if (depth > MAX_ARGUMENT_DEPTH) {
+    return fail(
+      'invalid_input',
+      `Tool arguments nest ${depth} levels deep; at most ${MAX_ARGUMENT_DEPTH} are accepted, so nothing was run. Send a flatter object matching the tool's input schema.`,
+    );
+  }
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {

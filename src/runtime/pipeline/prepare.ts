@@ -106,8 +106,10 @@ export async function prepareCall(request: ToolCallRequest, rt: RuntimeContext, 
       },
       rt,
     );
-    if (!permitted.ok) return settle(permitted.error, tool);
+    // An abort while the person was asked (Esc at the prompt, a client that cancelled) is an
+    // interruption, whatever the prompt answered or however it failed.
     if (signal.aborted) return settle(interruptedBeforeRun(), tool);
+    if (!permitted.ok) return settle(permitted.error, tool);
     const hookContext = hooks.additionalContext ? [hooks.additionalContext] : [];
     format ??= tool.responseFormats?.default;
     const readyCtx = format === undefined ? ctx : { ...ctx, responseFormat: format };

@@ -2,7 +2,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-request.js';
 import { DEFERRED_TOOLS_BETA, isDeferredToolsRefusal, usesDeferredTools } from './anthropic-deferred.js';
-import { streamingProvider } from './provider.js';
+import { streamingProvider, type StreamTimeouts } from './provider.js';
 import type { RetryOptions } from './retry.js';
 import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type ThinkingPart, type Usage } from './types.js';
 
@@ -121,6 +121,7 @@ export function createAnthropicProvider(
   sdk: AnthropicSdk,
   config: { apiKey: string; baseURL?: string; authToken?: string },
   retry: RetryOptions,
+  timeouts: StreamTimeouts,
 ): ModelProvider {
   const baseURL = config.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
   // Explicit values so the SDK reads nothing from the environment; retries are ours.
@@ -147,19 +148,19 @@ export function createAnthropicProvider(
     keyEnv: 'ANTHROPIC_API_KEY',
     sdkErrors: sdk,
     retry,
-    async *open(request, signal) {
+    timeouts,
+    async open(request, signal): Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>> {
       const mode = request.cache?.deferredTools ?? 'auto';
       const params = toAnthropicParams(request, { deferredTools: mode === 'on' || (mode === 'auto' && !deferredRefused) });
-      let stream: AsyncIterable<Anthropic.RawMessageStreamEvent>;
       try {
-        stream = await send(params, signal);
+        return await send(params, signal);
       } catch (error) {
         if (mode !== 'auto' || !usesDeferredTools(params) || !isDeferredToolsRefusal(error)) throw error;
         // The server does not know the feature: the same request with the loaded tools appended.
         deferredRefused = true;
-        stream = await send(toAnthropicParams(request, { deferredTools: false }), signal);
+        return await send(toAnthropicParams(request, { deferredTools: false }), signal);
       }
-      yield* mapAnthropicStream(stream);
     },
+    map: mapAnthropicStream,
   });
 }

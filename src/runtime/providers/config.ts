@@ -10,6 +10,10 @@ export interface ProviderOptions {
   maxRetries?: number;
   /** First backoff delay in ms, doubled per retry (default 500); retry-after wins when sent. */
   retryBaseMs?: number;
+  /** A reply with no event this long after the request is retried (default 120 s). */
+  firstByteTimeoutMs?: number;
+  /** A reply that sends no event for this long mid-stream is retried (default 120 s). */
+  idleTimeoutMs?: number;
   /**
    * OpenAI strict mode for function tools (openai, openai-responses): each schema is made strict
    * where it can be (the model's calls then always match it); the rest are sent non-strict, said

@@ -2,6 +2,7 @@
 import type { ContentBlock, ImageBlock } from '../tool/types.js';
 import type { Message, UserPart } from './types.js';
 import { isRecord } from '../util/record.js';
+import { jsonDepth, MAX_ARGUMENT_DEPTH } from '../util/json-depth.js';
 
 export type ToolResultPart = Extract<UserPart, { type: 'tool_result' }>;
 
@@ -10,11 +11,13 @@ export const RAW_ARGUMENTS_KEY = 'invalid_json_arguments';
 
 /**
  * A tool_use input as an object, as APIs require in history: the parsed object, the object a
- * valid JSON string holds, or the raw text wrapped under RAW_ARGUMENTS_KEY when it was not an object.
+ * valid JSON string holds, or the raw text wrapped under RAW_ARGUMENTS_KEY when it was not an
+ * object (or nests too deeply to be encoded again: the SDKs would overflow the stack).
  */
 export function toolInputObject(input: unknown): Record<string, unknown> {
   if (isRecord(input)) return input;
   if (typeof input === 'string') {
+    if (jsonDepth(input) > MAX_ARGUMENT_DEPTH) return { [RAW_ARGUMENTS_KEY]: input };
     try {
       const parsed: unknown = JSON.parse(input.trim() === '' ? '{}' : input);
       if (isRecord(parsed)) return parsed;

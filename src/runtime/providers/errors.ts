@@ -20,8 +20,6 @@ export interface ErrorContext {
   model: string;
   /** Environment variable holding the key, named in 401/403 hints. */
   keyEnv: string;
-  /** Whether any event reached the caller; a failure after that cannot be retried. */
-  yielded: boolean;
   aborted: boolean;
 }
 
@@ -85,13 +83,13 @@ export function classifyError(error: unknown, ctx: ErrorContext, sdk: SdkErrorCl
     return { error: new ProviderError(ABORT_MESSAGE, undefined, false) };
   }
   if (error instanceof ProviderError) {
-    return { error: new ProviderError(error.message, error.status, error.retryable && !ctx.yielded) };
+    return { error: new ProviderError(error.message, error.status, error.retryable) };
   }
   if (error instanceof sdk.APIConnectionError) {
     const message =
       `Could not reach the ${ctx.label} at ${ctx.baseURL} (${causeText(error)}). ` +
       'Check that the server is running and the base URL is right.';
-    return { error: new ProviderError(message, undefined, !ctx.yielded) };
+    return { error: new ProviderError(message, undefined, true) };
   }
   if (error instanceof sdk.APIError) {
     const fields = error as { status?: unknown; headers?: unknown; error?: unknown; message?: unknown };
@@ -101,19 +99,15 @@ export function classifyError(error: unknown, ctx: ErrorContext, sdk: SdkErrorCl
       const headers = fields.headers instanceof Headers ? fields.headers : undefined;
       const message = `The ${ctx.label} returned HTTP ${status}: ${text.replace(/\.$/, '')}.${statusHint(status, ctx)}`;
       return {
-        error: new ProviderError(message, status, isRetryableStatus(status) && !ctx.yielded),
+        error: new ProviderError(message, status, isRetryableStatus(status)),
         retryAfterMs: parseRetryAfter(headers),
       };
     }
     // An error event inside the stream (e.g. overloaded) carries no HTTP status.
-    return { error: new ProviderError(`The ${ctx.label} reported an error mid-stream: ${text}`, undefined, !ctx.yielded) };
+    return { error: new ProviderError(`The ${ctx.label} reported an error mid-stream: ${text}`, undefined, true) };
   }
   const detail = messageOf(error);
   return {
-    error: new ProviderError(
-      `The connection to the ${ctx.label} broke before the reply was complete (${detail}).`,
-      undefined,
-      !ctx.yielded,
-    ),
+    error: new ProviderError(`The connection to the ${ctx.label} broke before the reply was complete (${detail}).`, undefined, true),
   };
 }

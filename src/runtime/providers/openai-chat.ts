@@ -2,7 +2,7 @@
 import type OpenAI from 'openai';
 import { ChatCallJoiner, type RawToolCallDelta } from './openai-chat-calls.js';
 import { toChatParams } from './openai-chat-request.js';
-import { streamingProvider } from './provider.js';
+import { streamingProvider, type StreamTimeouts } from './provider.js';
 import type { RetryOptions } from './retry.js';
 import type { StrictMode } from './strict.js';
 import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type Usage } from './types.js';
@@ -79,6 +79,7 @@ export function createOpenAIChatProvider(
   sdk: OpenAISdk,
   config: { apiKey: string; baseURL?: string },
   retry: RetryOptions,
+  timeouts: StreamTimeouts,
   strict?: StrictMode,
 ): ModelProvider {
   const { client, baseURL } = createOpenAIClient(sdk, config);
@@ -90,9 +91,8 @@ export function createOpenAIChatProvider(
     keyEnv: 'OPENAI_API_KEY',
     sdkErrors: sdk,
     retry,
-    async *open(request, signal) {
-      const stream = await client.chat.completions.create(toChatParams(request, official, strict), { signal });
-      yield* mapChatStream(stream);
-    },
+    timeouts,
+    open: (request, signal) => client.chat.completions.create(toChatParams(request, official, strict), { signal }),
+    map: mapChatStream,
   });
 }

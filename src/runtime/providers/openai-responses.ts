@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import { FREEFORM_PARAMETER } from '../tool/freeform.js';
 import { createOpenAIClient } from './openai-chat.js';
 import { toResponsesParams } from './openai-responses-request.js';
-import { streamingProvider } from './provider.js';
+import { streamingProvider, type StreamTimeouts } from './provider.js';
 import type { RetryOptions } from './retry.js';
 import type { StrictMode } from './strict.js';
 import { ProviderError, type ModelProvider, type ModelStreamEvent, type StopReason, type Usage } from './types.js';
@@ -113,6 +113,7 @@ export function createOpenAIResponsesProvider(
   sdk: OpenAISdk,
   config: { apiKey: string; baseURL?: string },
   retry: RetryOptions,
+  timeouts: StreamTimeouts,
   strict?: StrictMode,
 ): ModelProvider {
   const { client, baseURL } = createOpenAIClient(sdk, config);
@@ -123,9 +124,8 @@ export function createOpenAIResponsesProvider(
     keyEnv: 'OPENAI_API_KEY',
     sdkErrors: sdk,
     retry,
-    async *open(request, signal) {
-      const stream = await client.responses.create(toResponsesParams(request, strict), { signal });
-      yield* mapResponsesStream(stream);
-    },
+    timeouts,
+    open: (request, signal) => client.responses.create(toResponsesParams(request, strict), { signal }),
+    map: mapResponsesStream,
   });
 }

@@ -1,7 +1,8 @@
-// Retrying a streamed request: only transient failures, only while nothing reached the caller,
-// with exponential backoff or the server's retry-after.
+// Retrying a streamed request: only transient failures, with exponential backoff or the server's
+// retry-after. A reply that broke off part-way is asked for again too: the caller is told with a
+// `retry` event that what it got so far is void (see ModelStreamEvent).
 import { ABORT_MESSAGE, type ClassifiedError } from './errors.js';
-import { ProviderError } from './types.js';
+import { ProviderError, type ModelStreamEvent } from './types.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_RETRY_BASE_MS = 500;
@@ -50,28 +51,24 @@ function withAttempts(error: ProviderError, attempts: number): ProviderError {
 }
 
 /**
- * Runs `attempt` and re-runs it after transient failures. `classify` sees whether anything was
- * yielded, since a half-delivered reply cannot be replayed to the caller.
+ * Runs `attempt` and re-runs it after transient failures, announcing each retry with a `retry`
+ * event (also when nothing was streamed yet, so a person sees why the reply is late).
  */
-export async function* withRetries<T>(
-  attempt: () => AsyncIterable<T>,
-  classify: (error: unknown, yielded: boolean) => ClassifiedError,
+export async function* withRetries(
+  attempt: () => AsyncIterable<ModelStreamEvent>,
+  classify: (error: unknown) => ClassifiedError,
   opts: RetryOptions,
   signal: AbortSignal,
-): AsyncGenerator<T> {
+): AsyncGenerator<ModelStreamEvent> {
   for (let tries = 0; ; tries++) {
     if (signal.aborted) throw new ProviderError(ABORT_MESSAGE);
-    let yielded = false;
     try {
-      for await (const item of attempt()) {
-        yielded = true;
-        yield item;
-      }
+      yield* attempt();
       // The SDKs end a stream quietly when it is aborted; the caller must still learn of it.
       if (signal.aborted) throw new ProviderError(ABORT_MESSAGE);
       return;
     } catch (error) {
-      const failure = classify(error, yielded);
+      const failure = classify(error);
       if (!shouldRetry(failure, tries, opts)) {
         if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_WAIT_MS) {
           const seconds = Math.ceil(failure.retryAfterMs / 1000);
@@ -79,7 +76,15 @@ export async function* withRetries<T>(
         }
         throw withAttempts(failure.error, tries + 1);
       }
-      await sleep(retryDelay(tries, opts.retryBaseMs, failure.retryAfterMs), signal);
+      const delayMs = retryDelay(tries, opts.retryBaseMs, failure.retryAfterMs);
+      yield { type: 'retry', attempt: tries + 1, maxRetries: opts.maxRetries, delayMs, reason: failure.error.message };
+      await sleep(delayMs, signal);
     }
   }
+}
+
+/** What a person is told while a reply is asked for again. */
+export function retryNotice(event: { attempt: number; maxRetries: number; delayMs: number; reason: string }): string {
+  const wait = event.delayMs >= 1000 ? ` in ${Math.round(event.delayMs / 1000)}s` : '';
+  return `${event.reason.replace(/\.$/, '')}. Asking the model again${wait} (retry ${event.attempt} of ${event.maxRetries}); the partial reply is dropped.`;
 }

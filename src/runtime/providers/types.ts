@@ -105,7 +105,12 @@ export type ModelStreamEvent =
   | { type: 'tool_call_delta'; index: number; json: string }
   /** Emitted as soon as one call's arguments are complete, so safe calls can start early. */
   | { type: 'tool_call_end'; index: number; id: string; name: string; input: string }
-  | { type: 'message_end'; stopReason: StopReason; usage: Usage };
+  | { type: 'message_end'; stopReason: StopReason; usage: Usage }
+  /**
+   * The reply broke off or stalled and is asked for again after `delayMs`: everything streamed
+   * since the request began (or since the last retry) is void, and the reply starts over.
+   */
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; reason: string };
 
 export interface ModelProvider {
   readonly name: ProviderName;

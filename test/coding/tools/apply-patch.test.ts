@@ -103,7 +103,7 @@ describe('apply_patch: applying', () => {
     expect(content('win.txt')).toBe('\uFEFFalpha\r\nBETA\r\ngamma\r\n');
   });
 
-  it('refuses a file changed on disk since it was read, and then changes no file of the patch', async () => {
+  it('checks a file changed on disk since it was read against its hunks, and then changes no file of the patch', async () => {
     ws.file('a.txt', 'a\n');
     ws.file('b.txt', 'b\n');
     const rt = runtime();
@@ -115,18 +115,26 @@ describe('apply_patch: applying', () => {
       '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch',
     );
     expect(result.isError).toBe(true);
-    expect(result.text).toContain('b.txt changed on disk since you read it');
+    expect(result.text).toMatch(/b\.txt/);
+    expect(result.text).toContain('Nothing was changed');
     expect(content('a.txt')).toBe('a\n');
+    expect(content('b.txt')).toBe('b changed by someone\n');
   });
 
-  it('refuses to update a file not read in this session, and to add over one', async () => {
+  it('updates a file never Read when its hunks quote it; a hunk quoting nothing, a delete or an add over it still need a Read', async () => {
     ws.file('unread.txt', 'x\n');
     const rt = runtime();
-    const update = await patch(rt, '*** Begin Patch\n*** Update File: unread.txt\n@@\n-x\n+y\n*** End Patch');
-    expect(update.text).toContain('unread.txt exists but has not been read in this session. Read it first');
-    const add = await patch(rt, '*** Begin Patch\n*** Add File: unread.txt\n+new\n*** End Patch');
+    const quoted = await patch(rt, '*** Begin Patch\n*** Update File: unread.txt\n@@\n-x\n+y\n*** End Patch');
+    expect(quoted.isError, quoted.text).toBe(false);
+    expect(content('unread.txt')).toBe('y\n');
+    ws.file('other.txt', 'p\n');
+    const blind = await patch(rt, '*** Begin Patch\n*** Update File: other.txt\n@@\n+appended\n*** End Patch');
+    expect(blind.text).toContain('other.txt exists but has not been read in this session. Read it first');
+    const add = await patch(rt, '*** Begin Patch\n*** Add File: other.txt\n+new\n*** End Patch');
     expect(add.text).toContain('has not been read in this session');
-    expect(content('unread.txt')).toBe('x\n');
+    const remove = await patch(rt, '*** Begin Patch\n*** Delete File: other.txt\n*** End Patch');
+    expect(remove.text).toContain('has not been read in this session');
+    expect(content('other.txt')).toBe('p\n');
   });
 });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bashTool, formatBashResult } from '../../../src/coding/tools/bash.js';
 import type { BashOutput } from '../../../src/coding/tools/bash.js';
+import { OutputCapture, SPILL_HEAD_BYTES, SPILL_TAIL_BYTES } from '../../../src/coding/tools/bash-output.js';
 import { run, workspace } from './helpers.js';
 import { createPolicy } from '../../../src/coding/permissions/engine.js';
 import { emptySettings } from '../../../src/coding/settings/load.js';
@@ -122,7 +123,7 @@ describe('Bash', () => {
     expect(out.text).toContain('interrupted');
   });
 
-  it('keeps memory bounded for 100 MB of output: head + tail inline, the full stream in a spill file', async () => {
+  it('keeps memory bounded for 100 MB of output: head + tail inline, a spill file capped at its start and end', async () => {
     const out = await run(
       tool,
       { command: 'echo FIRST; head -c 100000000 /dev/zero | tr "\\0" "x" | fold -w 99; echo; echo LAST-ERROR' },
@@ -133,9 +134,26 @@ describe('Bash', () => {
     expect(out.text.length).toBeLessThanOrEqual(tool.maxResultChars);
     const spill = /is in (\S+): read more/.exec(out.text)?.[1] as string;
     expect(spill.startsWith(ws.session.dir)).toBe(true);
-    expect(fs.statSync(spill).size).toBeGreaterThan(100_000_000);
+    expect(fs.statSync(spill).size).toBeLessThanOrEqual(SPILL_HEAD_BYTES + SPILL_TAIL_BYTES + 200);
+    const saved = fs.readFileSync(spill, 'utf8');
+    expect(saved.startsWith('FIRST\n')).toBe(true);
+    expect(saved.endsWith('LAST-ERROR\n')).toBe(true);
+    expect(saved).toMatch(/\[… [\d,]+ bytes dropped here: the saved output keeps its start and its end …\]/);
+    expect(out.text).toMatch(/bytes from the middle were dropped, to spare the disk\) is in /);
     expect(out.text).toMatch(/"offset": \d+/);
     expect(ws.progress.length).toBeGreaterThan(0);
+  });
+
+  it('caps the spill file at its head and tail, saying how much was dropped', async () => {
+    const file = path.join(ws.session.dir, 'capped.log');
+    fs.mkdirSync(ws.session.dir, { recursive: true });
+    const capture = new OutputCapture({ headBytes: 4, tailBytes: 4, spillPath: () => file, spillHeadBytes: 10, spillTailBytes: 6 });
+    for (const piece of ['0123456789', 'abcdefghij', 'KLMNOPQRST']) capture.push(Buffer.from(piece));
+    const captured = await capture.finish();
+    expect(captured).toMatchObject({ totalBytes: 30, spillDroppedBytes: 14, head: '0123', tail: 'QRST' });
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      '0123456789\n[… 14 bytes dropped here: the saved output keeps its start and its end …]\nOPQRST',
+    );
   });
 
   it('validates the timeout range and knows read-only commands', async () => {

@@ -134,6 +134,29 @@ describe('Glob', () => {
   });
 });
 
+describe('Glob at the edges', () => {
+  it('says the working folder is gone instead of naming an undefined path', async () => {
+    const gone = workspace();
+    fs.rmSync(gone.root, { recursive: true });
+    const out = await run(globTool(), { pattern: '*' }, gone.ctx());
+    expect(out.isError).toBe(true);
+    expect(out.text).toBe(
+      `The working folder ${gone.root} no longer exists (deleted or moved); pass path as a folder that exists, or cd to one with Bash.`,
+    );
+    gone.cleanup();
+  });
+
+  it('lists a file whose name is not UTF-8', async () => {
+    const odd = workspace();
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${odd.root}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]), 'x');
+    fs.writeFileSync(path.join(odd.root, 'plain.txt'), 'x');
+    const out = await run(globTool(), { pattern: '*.txt' }, odd.ctx());
+    expect(out.text.split('\n').filter((line) => line.endsWith('.txt'))).toHaveLength(2);
+    expect(out.text).toMatch(/1 name is not valid UTF-8 and shown with \uFFFD; .*use Bash with a pattern/);
+    odd.cleanup();
+  });
+});
+
 describe('LS', () => {
   const ls = lsTool();
   it('prints a tree with folders marked, .gitignore and ignore patterns respected', async () => {

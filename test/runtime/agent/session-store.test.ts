@@ -64,6 +64,43 @@ describe('session store', () => {
     expect(parsed.problemLines).toEqual([1, 3, 5]);
   });
 
+  it('skips records of the wrong shape, naming the field, and resumes the rest', () => {
+    const good = { role: 'user', content: [{ type: 'text', text: 'kept' }] };
+    const lines = [
+      { type: 'session', version: 1, id: 's', cwd: '/', createdAt: 'now' },
+      { type: 'message', message: null },
+      { type: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 7, name: 'Read', input: {} }] } },
+      { type: 'history', reason: 'compacted', messages: 'nope' },
+      { type: 'message', message: good },
+    ];
+    const parsed = parseSession(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    expect(parsed.problemLines).toEqual([2, 3, 4]);
+    expect(parsed.problems[0]).toMatch(/^line 2: a "message" record of the wrong shape \(message: /);
+    expect(parsed.problems[1]).toMatch(/^line 3: a "message" record of the wrong shape \(message/);
+    expect(messagesOf(parsed.records)).toEqual([good]);
+  });
+
+  it('stops saving on a full disk and says so once; the caller goes on', () => {
+    const heard: string[] = [];
+    const log = new SessionLog('/dev/full', { onFailure: (message) => heard.push(message) });
+    const message: Message = { role: 'user', content: [{ type: 'text', text: 'hi' }] };
+    expect(() => log.append({ type: 'message', message })).not.toThrow();
+    log.append({ type: 'message', message });
+    expect(heard).toEqual([expect.stringMatching(/^The disk is full, so the session is no longer saved to \/dev\/full from here on/)]);
+    expect(log.failure).toBe(heard[0]);
+  });
+
+  it('stops saving a record nested too deeply to encode, without throwing', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wield-deep-'));
+    const heard: string[] = [];
+    const log = new SessionLog(path.join(dir, 's.jsonl'), { onFailure: (message) => heard.push(message) });
+    let input: unknown = {};
+    for (let i = 0; i < 20_000; i++) input = { a: input };
+    const message: Message = { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Write', input }] };
+    expect(() => log.append({ type: 'message', message })).not.toThrow();
+    expect(heard).toEqual([expect.stringMatching(/^A record is too deeply nested to save, so the session is no longer saved/)]);
+  });
+
   it('names skipped lines briefly', () => {
     expect(describeLines([7])).toBe('line 7');
     expect(describeLines([3, 4, 9])).toBe('lines 3, 4 and 9');

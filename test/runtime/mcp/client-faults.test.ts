@@ -154,4 +154,16 @@ describe('MCP client: faults', () => {
     expect(states.missing.error).toBeTruthy();
     expect(states.good.state).toBe('connected');
   });
+
+  it('a server that crashes at start is quoted by its error, not by the "Node.js v20" line its crash ends with', async () => {
+    const { registry } = testRuntime(allowAll);
+    const m = manager();
+    const crash = "require('wield-no-such-module')";
+    m.connectAll({ crashed: { command: process.execPath, args: ['-e', crash] } }, { registry });
+    await m.ready();
+    const [status] = m.list();
+    expect(status.state).toBe('failed');
+    expect(status.error).toMatch(/its stderr said: Error: Cannot find module 'wield-no-such-module'/);
+    expect(status.error).not.toMatch(/Node\.js v\d/);
+  });
 });

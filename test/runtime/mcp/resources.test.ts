@@ -10,7 +10,9 @@ import {
   createResourceTools,
   getMcpPrompt,
   listMcpPrompts,
+  listMcpResources,
   readMcpResource,
+  resourceContent,
   resourceRuleMatches,
 } from '../../../src/runtime/mcp/resources.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
@@ -57,6 +59,33 @@ describe('resource references and rules', () => {
 });
 
 describe('ListMcpResources and ReadMcpResource', () => {
+  it('a listing or a read right after start waits for servers still connecting', async () => {
+    const fresh = new McpManager();
+    try {
+      fresh.connectAll(
+        { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+        { registry: testRuntime(allowAll).registry },
+      );
+      expect(fresh.list()[0].state).toBe('connecting');
+      const [listed] = await listMcpResources(fresh, signal);
+      expect(listed.error).toBeUndefined();
+      expect(listed.resources.map((r) => r.uri)).toContain(DOC);
+    } finally {
+      await fresh.close();
+    }
+    const another = new McpManager();
+    try {
+      another.connectAll(
+        { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+        { registry: testRuntime(allowAll).registry },
+      );
+      const read = await readMcpResource(another, `everything:${DOC}`, signal);
+      expect(read.ok).toBe(true);
+    } finally {
+      await another.close();
+    }
+  });
+
   it('lists resources and templates as server:uri lines, and says why a server is missing', async () => {
     const result = await runtime.call('ListMcpResources', {});
     expect(result.isError).toBe(false);
@@ -66,12 +95,23 @@ describe('ListMcpResources and ReadMcpResource', () => {
     expect(text).toMatch(/gone: MCP server "gone" is failed/);
   });
 
-  it('reads text as text and describes binary content', async () => {
+  it('reads text as text, also a text/* blob, and describes binary content', async () => {
     const doc = await runtime.call('ReadMcpResource', { server: 'everything', uri: DOC });
     expect(doc.isError).toBe(false);
     expect(textOf(doc)).toContain('Architecture');
+    // server-everything sends this text/plain resource as a base64 blob.
     const blob = await runtime.call('ReadMcpResource', { server: 'everything', uri: 'demo://resource/dynamic/blob/1' });
-    expect(textOf(blob)).toMatch(/binary content, \d+ bytes, not shown/);
+    expect(textOf(blob)).toMatch(
+      /^\[everything:demo:\/\/resource\/dynamic\/blob\/1\] \(text\/plain\)\nResource 1: This is a base64 blob created at /,
+    );
+    const bytes = (mimeType: string, data: Buffer) =>
+      resourceContent('s', { contents: [{ uri: 'x://1', mimeType, blob: data.toString('base64') }] })[0];
+    expect(bytes('application/octet-stream', Buffer.from('abc'))).toMatchObject({
+      text: expect.stringMatching(/binary content, 3 bytes, not shown/),
+    });
+    expect(bytes('text/plain', Buffer.from([0xff, 0xfe, 0x00]))).toMatchObject({
+      text: expect.stringMatching(/binary content, 3 bytes, not shown/),
+    });
   });
 
   it('a missing server or resource is an error result the model can read', async () => {

@@ -204,10 +204,13 @@ describe('result mapping', () => {
     );
   });
 
-  it('caps very long descriptions', () => {
-    expect(describeTool('s', { name: 't', description: 'x'.repeat(10_000), inputSchema: { type: 'object' } }).length).toBeLessThan(
-      MAX_DESCRIPTION_CHARS + 40,
-    );
+  it('keeps a long description whole (usage rules), and cuts only a runaway one', () => {
+    const manual = `${'Rules for this tool. '.repeat(320)}Never call it twice.`;
+    expect(manual.length).toBeGreaterThan(6_500);
+    expect(describeTool('s', { name: 't', description: manual, inputSchema: { type: 'object' } })).toBe(manual);
+    const runaway = describeTool('s', { name: 't', description: 'x'.repeat(1_000_000), inputSchema: { type: 'object' } });
+    expect(runaway.length).toBeLessThan(MAX_DESCRIPTION_CHARS + 40);
+    expect(runaway).toMatch(/\(description truncated\)$/);
     expect(describeTool('s', { name: 't', inputSchema: { type: 'object' } })).toContain('MCP server "s"');
   });
 });

@@ -183,4 +183,12 @@ describe('what strict models and sloppy models send', () => {
       });
     }
   });
+
+  it('a tool that takes no parameters (properties: {}) gets an argument dropped with a note; a nested {} stays free-form', () => {
+    const none = parseArguments({ colour: 'blue' }, { type: 'object', properties: {} });
+    expect(none).toMatchObject({ ok: true, value: {} });
+    expect(none.ok && none.notes?.join()).toMatch(/"colour" is not a parameter here and was ignored; this tool takes no parameters/);
+    const nested = { type: 'object', properties: { meta: { type: 'object', properties: {} } } };
+    expect(parseArguments({ meta: { any: 1 } }, nested)).toMatchObject({ ok: true, value: { meta: { any: 1 } } });
+  });
 });

@@ -9,7 +9,11 @@ import {
 
 export const DIALECTS: readonly ProviderName[] = ['anthropic', 'openai', 'openai-responses'];
 
-export function providerFor(provider: ProviderName, baseURL: string, extra: { maxRetries?: number } = {}): Promise<ModelProvider> {
+export function providerFor(
+  provider: ProviderName,
+  baseURL: string,
+  extra: { maxRetries?: number; firstByteTimeoutMs?: number; idleTimeoutMs?: number } = {},
+): Promise<ModelProvider> {
   // An empty env: tests never depend on the machine's keys or endpoints.
   return createProvider({ provider, baseURL, apiKey: 'test-key', retryBaseMs: 1, env: {}, ...extra });
 }

@@ -9,7 +9,7 @@ import {
   type ErrorContext,
 } from '../../../src/runtime/providers/errors.js';
 import { MAX_RETRY_WAIT_MS, retryDelay, shouldRetry, withRetries } from '../../../src/runtime/providers/retry.js';
-import { ProviderError } from '../../../src/runtime/providers/index.js';
+import { ProviderError, type ModelStreamEvent } from '../../../src/runtime/providers/index.js';
 
 class APIError extends Error {
   constructor(
@@ -25,10 +25,10 @@ class APIUserAbortError extends APIError {}
 const sdk = { APIError, APIConnectionError, APIUserAbortError };
 
 /** An attempt whose stream fails before its first value, with a fresh error each time. */
-const failsAtOnce = (error: () => Error) => (): AsyncIterable<number> => ({
+const failsAtOnce = (error: () => Error) => (): AsyncIterable<ModelStreamEvent> => ({
   [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error()) }),
 });
-const ctx: ErrorContext = { label: 'Test API', baseURL: 'http://h/v1', model: 'm1', keyEnv: 'TEST_KEY', yielded: false, aborted: false };
+const ctx: ErrorContext = { label: 'Test API', baseURL: 'http://h/v1', model: 'm1', keyEnv: 'TEST_KEY', aborted: false };
 
 describe('serverMessage', () => {
   it('reads the dialects’ error shapes', () => {
@@ -87,12 +87,15 @@ describe('classifyError', () => {
     expect(classifyError(new APIError(404, {}), ctx, sdk).error.message).toMatch(/model id \("m1"\).*base URL \(http:\/\/h\/v1\)/);
   });
 
-  it('carries retry-after and never retries once events were yielded', () => {
+  it('carries retry-after; a broken connection and an error event mid-stream are transient', () => {
     const limited = new APIError(429, {}, new Headers({ 'retry-after': '3' }));
     expect(classifyError(limited, ctx, sdk)).toMatchObject({ retryAfterMs: 3000, error: { retryable: true } });
-    expect(classifyError(limited, { ...ctx, yielded: true }, sdk).error.retryable).toBe(false);
-    expect(classifyError(new TypeError('terminated'), { ...ctx, yielded: true }, sdk).error.retryable).toBe(false);
     expect(classifyError(new TypeError('terminated'), ctx, sdk).error.retryable).toBe(true);
+    const overloaded = new APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    expect(classifyError(overloaded, ctx, sdk).error).toMatchObject({
+      retryable: true,
+      message: expect.stringMatching(/mid-stream: Overloaded/),
+    });
   });
 
   it('reports aborts and connection failures clearly', () => {
@@ -130,28 +133,42 @@ describe('retry policy', () => {
     expect(shouldRetry({ error: new ProviderError('x', 400, false) }, 0, { maxRetries: 3, retryBaseMs: 1 })).toBe(false);
   });
 
-  it('re-runs an attempt that failed before yielding, not one that failed after', async () => {
+  it('re-runs an attempt that broke part-way, telling the caller the partial reply is void', async () => {
     let runs = 0;
-    const flaky = async function* (): AsyncGenerator<number> {
+    const flaky = async function* (): AsyncGenerator<ModelStreamEvent> {
       runs++;
       if (runs === 1) throw new TypeError('reset');
-      yield 1;
+      yield { type: 'text_delta', text: `try ${runs}` };
+      if (runs === 2) throw new TypeError('cut');
+      yield { type: 'message_end', stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } };
+    };
+    const classify = (e: unknown) => classifyError(e, ctx, sdk);
+    const seen: string[] = [];
+    for await (const event of withRetries(flaky, classify, { maxRetries: 3, retryBaseMs: 1 }, new AbortController().signal)) {
+      seen.push(
+        event.type === 'text_delta' ? event.text : event.type === 'retry' ? `retry ${event.attempt}/${event.maxRetries}` : event.type,
+      );
+    }
+    expect(runs).toBe(3);
+    expect(seen).toEqual(['retry 1/3', 'try 2', 'retry 2/3', 'try 3', 'message_end']);
+  });
+
+  it('gives up after the retry limit, naming the attempts', async () => {
+    const cut = async function* (): AsyncGenerator<ModelStreamEvent> {
+      yield { type: 'text_delta', text: 'half' };
       throw new TypeError('cut');
     };
-    const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded }, sdk);
-    const seen: number[] = [];
+    const classify = (e: unknown) => classifyError(e, ctx, sdk);
     await expect(
       (async () => {
-        for await (const n of withRetries(flaky, classify, { maxRetries: 3, retryBaseMs: 1 }, new AbortController().signal)) seen.push(n);
+        for await (const _ of withRetries(cut, classify, { maxRetries: 1, retryBaseMs: 1 }, new AbortController().signal)) void _;
       })(),
-    ).rejects.toMatchObject({ retryable: false, message: expect.stringMatching(/cut.*gave up after 2 attempts/) });
-    expect(runs).toBe(2);
-    expect(seen).toEqual([1]);
+    ).rejects.toThrow(/cut.*gave up after 2 attempts/);
   });
 
   it('explains when the server asks for a longer wait than it is worth', async () => {
     const attempt = failsAtOnce(() => new APIError(429, {}, new Headers({ 'retry-after': '3600' })));
-    const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded }, sdk);
+    const classify = (e: unknown) => classifyError(e, ctx, sdk);
     await expect(
       (async () => {
         for await (const _ of withRetries(attempt, classify, { maxRetries: 3, retryBaseMs: 1 }, new AbortController().signal)) void _;
@@ -162,7 +179,7 @@ describe('retry policy', () => {
   it('stops waiting for a retry as soon as the request is aborted', async () => {
     const attempt = failsAtOnce(() => new APIError(503, {}, new Headers({ 'retry-after': '5' })));
     const controller = new AbortController();
-    const classify = (e: unknown, yielded: boolean) => classifyError(e, { ...ctx, yielded, aborted: controller.signal.aborted }, sdk);
+    const classify = (e: unknown) => classifyError(e, { ...ctx, aborted: controller.signal.aborted }, sdk);
     setTimeout(() => controller.abort(), 30);
     const started = Date.now();
     await expect(

@@ -100,6 +100,10 @@ export const anthropicWriter: DialectWriter = {
     return { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${limit} maximum` } };
   },
 
+  errorFrame(message) {
+    return sse({ type: 'error', error: { type: 'overloaded_error', message } }, 'error');
+  },
+
   errorBody(status, message) {
     const type =
       status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';

@@ -88,6 +88,10 @@ export const openaiChatWriter: DialectWriter = {
     };
   },
 
+  errorFrame(message) {
+    return sse({ error: { message, type: 'server_error', param: null, code: null } });
+  },
+
   errorBody(status, message) {
     const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
     return { error: { message, type, param: null, code: null } };

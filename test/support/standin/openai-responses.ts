@@ -101,6 +101,10 @@ export const openaiResponsesWriter: DialectWriter = {
     return response(reply, true);
   },
 
+  errorFrame(message) {
+    return sse({ type: 'error', code: 'server_error', message, param: null, sequence_number: 0 }, 'error');
+  },
+
   errorBody(status, message) {
     const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
     return { error: { message, type, param: null, code: null } };

@@ -39,6 +39,14 @@ function sendJSON(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
+/** Resolves when the client gives up on the response. */
+function untilClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) resolve();
+    else res.on('close', () => resolve());
+  });
+}
+
 export async function startStandin(options: StandinOptions): Promise<Standin> {
   const writer = WRITERS[options.dialect];
   const quirks: OpenAIQuirks = options.dialectQuirks ?? {};
@@ -95,6 +103,12 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
         res.socket?.destroy();
         return;
       }
+      if (step.breakAfter !== undefined && i >= step.breakAfter.chunks) {
+        if (step.breakAfter.kind === 'stall') return untilClosed(res);
+        if (step.breakAfter.kind === 'error_event') res.write(writer.errorFrame('Overloaded'));
+        res.end();
+        return;
+      }
       if (res.destroyed) return;
       // Wait for each chunk to reach the socket, so a cut never swallows chunks already sent.
       await new Promise<void>((resolve) => res.write(frame, () => resolve()));
@@ -139,6 +153,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       return sendJSON(res, 400, writer.errorBody(400, `The stand-in script has no reply left for request ${requests.length}.`));
     }
     if (step.delayMs !== undefined) await sleep(step.delayMs);
+    if (!isFault(step) && step.silent === true) return untilClosed(res);
     if (isFault(step)) {
       return sendJSON(res, step.status, step.body ?? writer.errorBody(step.status, `Stand-in fault ${step.status}.`), step.headers);
     }

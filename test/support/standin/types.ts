@@ -37,6 +37,14 @@ export interface ReplyStep {
   chunkDelayMs?: number;
   /** Streamed replies: destroy the socket after this many SSE chunks. */
   cutAfterChunks?: number;
+  /**
+   * Streamed replies, after `chunks` SSE chunks: `error_event` sends the dialect's mid-stream
+   * error (Anthropic's overloaded_error) and ends; `end` ends the response with no closing event;
+   * `stall` sends nothing more and keeps the connection open.
+   */
+  breakAfter?: { chunks: number; kind: 'error_event' | 'end' | 'stall' };
+  /** Accept the request and never answer (the connection stays open until the client closes it). */
+  silent?: boolean;
 }
 
 /** An HTTP error reply. */
@@ -138,6 +146,8 @@ export interface DialectWriter {
   /** JSON body for a non-streamed reply. */
   body(reply: Reply, quirks: OpenAIQuirks): unknown;
   errorBody(status: number, message: string): unknown;
+  /** The SSE frame of an error reported inside a stream that has begun. */
+  errorFrame(message: string): string;
   /** The provider's own answer to a prompt past the model's window. */
   contextLimitBody(tokens: number, limit: number): unknown;
 }

@@ -1,0 +1,219 @@
+// Fault runner: each case breaks something on purpose (a model server, a command, a shared file,
+// the disk) in its own temp folder, loopback only, and checks that wield holds. One line per case,
+// then `N of M held`. Figures: time to recover, time to return, bytes kept, rules kept.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createProvider, type ModelStreamEvent, type ProviderName } from '../src/runtime/providers/index.js';
+import { SessionLog, loadSessionForResume } from '../src/runtime/agent/session-store.js';
+import { createSession } from '../src/runtime/tool/session.js';
+import type { ToolContext } from '../src/runtime/tool/types.js';
+import { bashTool } from '../src/coding/tools/bash.js';
+import { persistRule } from '../src/coding/settings/persist.js';
+import { startStandin, type ScriptStep } from '../test/support/standin/index.js';
+
+interface Outcome {
+  held: boolean;
+  detail: string;
+}
+
+const SELF = fileURLToPath(import.meta.url);
+const temp = (prefix: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+/** One reply through the real SDK against a stand-in that breaks as scripted; the text kept after retries. */
+async function reply(dialect: ProviderName, script: ScriptStep[], extra: { firstByteTimeoutMs?: number; idleTimeoutMs?: number } = {}) {
+  const standin = await startStandin({ dialect, script });
+  const started = performance.now();
+  try {
+    const provider = await createProvider({ provider: dialect, baseURL: standin.url, apiKey: 'bench', retryBaseMs: 1, env: {}, ...extra });
+    let text = '';
+    let retries = 0;
+    for await (const event of provider.stream(
+      { model: 'standin-model', system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] },
+      new AbortController().signal,
+    ) as AsyncIterable<ModelStreamEvent>) {
+      if (event.type === 'retry') {
+        retries++;
+        text = '';
+      } else if (event.type === 'text_delta') text += event.text;
+    }
+    return { text, retries, ms: performance.now() - started };
+  } finally {
+    await standin.close();
+  }
+}
+
+function streamCase(dialect: ProviderName, step: ScriptStep, extra: { firstByteTimeoutMs?: number; idleTimeoutMs?: number } = {}) {
+  return async (): Promise<Outcome> => {
+    const out = await reply(dialect, [step, { text: 'whole reply' }], extra);
+    return { held: out.text === 'whole reply' && out.retries === 1, detail: `${out.retries} retry, answer in ${seconds(out.ms)}` };
+  };
+}
+
+function bashContext(): ToolContext {
+  const dir = temp('wield-faults-bash-');
+  fs.mkdirSync(path.join(dir, 'ws'));
+  const session = createSession({ cwd: path.join(dir, 'ws'), dir: path.join(dir, 'session') });
+  return { signal: new AbortController().signal, session, toolUseId: 'fault', onProgress: () => undefined };
+}
+
+async function bash(command: string, timeout: number, ctx = bashContext()) {
+  const tool = bashTool();
+  const started = performance.now();
+  const output = await tool.call({ command, timeout }, ctx);
+  const text = tool
+    .toModel(output, { maxChars: tool.maxResultChars })
+    .content.map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
+  return { text, ms: performance.now() - started, ctx };
+}
+
+function writerProcess(mode: 'writer' | 'unlocked', cwd: string, tag: string, count: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    spawn(process.execPath, [SELF, mode, cwd, tag, String(count)], { stdio: 'inherit' }).on('exit', resolve);
+  });
+}
+
+/** The baseline: the same read-modify-write with an atomic rename but no lock. */
+function unlockedAdd(cwd: string, rule: string): void {
+  const file = path.join(cwd, '.wield', 'settings.local.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const data = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { permissions?: { allow?: string[] } }) : {};
+  const allow = [...(data.permissions?.allow ?? []), rule];
+  const tmp = `${file}.${process.pid}.${Math.random()}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify({ permissions: { allow } }));
+  fs.renameSync(tmp, file);
+}
+
+async function rulesKept(mode: 'writer' | 'unlocked'): Promise<{ kept: number; codes: (number | null)[] }> {
+  const cwd = temp('wield-faults-rules-');
+  const codes = await Promise.all(Array.from({ length: 8 }, (_, n) => writerProcess(mode, cwd, `w${n}`, 4)));
+  const saved = JSON.parse(fs.readFileSync(path.join(cwd, '.wield', 'settings.local.json'), 'utf8')) as {
+    permissions: { allow: string[] };
+  };
+  return { kept: saved.permissions.allow.length, codes };
+}
+
+const CASES: [string, () => Promise<Outcome>][] = [
+  [
+    'anthropic stream reset after text and a tool call',
+    streamCase('anthropic', { text: 'half a reply', toolCalls: [{ name: 'Read', arguments: { file_path: 'a' } }], cutAfterChunks: 7 }),
+  ],
+  [
+    'anthropic 529 overloaded as an SSE error event',
+    streamCase('anthropic', { text: 'half a reply', breakAfter: { chunks: 4, kind: 'error_event' } }),
+  ],
+  ['anthropic stream without message_stop', streamCase('anthropic', { text: 'half a reply', breakAfter: { chunks: 4, kind: 'end' } })],
+  ['openai chat stream reset mid-reply', streamCase('openai', { text: 'half a reply', cutAfterChunks: 3 })],
+  [
+    'openai responses error event mid-reply',
+    streamCase('openai-responses', { text: 'half a reply', breakAfter: { chunks: 4, kind: 'error_event' } }),
+  ],
+  ['server accepts and never answers (first-byte 1 s)', streamCase('anthropic', { silent: true }, { firstByteTimeoutMs: 1000 })],
+  [
+    'stream stalls mid-reply (idle 1 s)',
+    streamCase('openai', { text: 'stalls here', breakAfter: { chunks: 2, kind: 'stall' } }, { idleTimeoutMs: 1000 }),
+  ],
+  [
+    'Bash timeout 2 s on a command that never ends',
+    async () => {
+      const out = await bash('sleep 60', 2000);
+      return { held: out.ms < 5000 && /timed out/.test(out.text), detail: `ended ${seconds(out.ms)} after start` };
+    },
+  ],
+  [
+    'Bash timeout 2 s on a command that ignores SIGTERM',
+    async () => {
+      const out = await bash("trap '' TERM; sleep 60", 2000);
+      return { held: out.ms < 7000 && /timed out/.test(out.text), detail: `ended ${seconds(out.ms)} after start` };
+    },
+  ],
+  [
+    'Bash starts a daemon (setsid sleep &), limit 20 s',
+    async () => {
+      const out = await bash('setsid sleep 30 >/dev/null 2>&1 & echo started', 20_000);
+      return { held: out.ms < 3000, detail: `returned after ${seconds(out.ms)}` };
+    },
+  ],
+  [
+    'Bash prints 1 GB',
+    async () => {
+      const out = await bash('head -c 1000000000 /dev/zero', 120_000);
+      const spill = /is in (\S+): read more/.exec(out.text)?.[1];
+      const size = spill ? fs.statSync(spill).size : Number.NaN;
+      return { held: size <= 64 * 2 ** 20 + 200, detail: `spill file ${(size / 2 ** 20).toFixed(1)} MiB for 953.7 MiB printed` };
+    },
+  ],
+  [
+    '8 processes answer "always" at once (4 rules each)',
+    async () => {
+      const locked = await rulesKept('writer');
+      const baseline = await rulesKept('unlocked');
+      return {
+        held: locked.kept === 32 && locked.codes.every((code) => code === 0),
+        detail: `${locked.kept} of 32 rules kept (baseline without the lock, same run: ${baseline.kept} of 32)`,
+      };
+    },
+  ],
+  [
+    'session log on a full disk (/dev/full)',
+    async () => {
+      const heard: string[] = [];
+      const log = new SessionLog('/dev/full', { onFailure: (message) => heard.push(message) });
+      for (let i = 0; i < 3; i++) log.append({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'x' }] } });
+      return { held: heard.length === 1, detail: `no throw, told ${heard.length} time` };
+    },
+  ],
+  [
+    'resume a session with {"type":"message","message":null}',
+    async () => {
+      const file = path.join(temp('wield-faults-session-'), 's.jsonl');
+      const lines = [
+        { type: 'session', version: 1, id: 's', cwd: '/', createdAt: 'now' },
+        { type: 'message', message: null },
+        { type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'kept' }] } },
+      ];
+      fs.writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      const resumed = loadSessionForResume(file);
+      return {
+        held: resumed.messages.length === 1 && resumed.notice !== undefined,
+        detail: `${resumed.messages.length} message resumed, 1 line skipped and named`,
+      };
+    },
+  ],
+];
+
+async function main(): Promise<void> {
+  const [mode, cwd, tag, count] = process.argv.slice(2);
+  if (mode === 'writer' || mode === 'unlocked') {
+    for (let i = 0; i < Number(count); i++) {
+      const rule = `Bash(echo ${tag}-${i} *)`;
+      if (mode === 'writer') await persistRule(cwd, rule);
+      else unlockedAdd(cwd, rule);
+    }
+    return;
+  }
+  console.log(
+    `load average: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+  let held = 0;
+  for (const [name, run] of CASES) {
+    let outcome: Outcome;
+    try {
+      outcome = await run();
+    } catch (error) {
+      outcome = { held: false, detail: `threw: ${(error as Error).message}` };
+    }
+    if (outcome.held) held++;
+    console.log(`${outcome.held ? 'held  ' : 'FAILED'} ${name}: ${outcome.detail}`);
+  }
+  console.log(`${held} of ${CASES.length} held`);
+}
+
+await main();
