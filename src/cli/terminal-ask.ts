@@ -62,9 +62,12 @@ async function askUntil<T>(
   }
 }
 
-/** What the editor shows while a permission question waits: the call it is about, and the answers. */
-export function permissionLabel(toolName: string, input: unknown, cwd?: string): string {
-  return `Allow ${callSummary(toolName, input, cwd)}? (a number, ↑↓ Enter, or type y / n / a / A) › `;
+/**
+ * What the editor shows while a permission question waits: the call it is about, and the answers
+ * (a and A only where a rule can cover the call).
+ */
+export function permissionLabel(toolName: string, input: unknown, cwd: string | undefined, canAlways: boolean): string {
+  return `Allow ${callSummary(toolName, input, cwd)}? (a number, ↑↓ Enter, or type y / n${canAlways ? ' / a / A' : ''}) › `;
 }
 
 /** The answers a permission question offers as one key each, as Claude Code numbers them; Esc is the no. */
@@ -120,7 +123,7 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
     };
     const rules = alwaysRules(request.decision);
     const question = {
-      label: permissionLabel(request.tool.name, request.input, cwd),
+      label: permissionLabel(request.tool.name, request.input, cwd, rules.length > 0),
       intro: `\n${renderPrompt(view)}\n`,
       signal,
       choices: permissionChoices(rules),
