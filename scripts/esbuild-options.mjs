@@ -22,6 +22,25 @@ export const externalPackages = [
   'esbuild',
 ];
 
+/**
+ * Optional peers of bundled packages that wield never uses: @redis/client (the gateway's shared
+ * store) imports @node-rs/xxhash only inside its `digest` helper. Each becomes a module that fails
+ * to load, so the package imports nothing it does not depend on and the bundled package's own
+ * "not installed" error still stands if it is ever reached.
+ */
+const unusedOptionalPeers = ['@node-rs/xxhash'];
+/** @type {import('esbuild').Plugin} */
+const absentOptionalPeers = {
+  name: 'absent-optional-peers',
+  setup(build) {
+    const filter = new RegExp(`^(${unusedOptionalPeers.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'absent' }));
+    build.onLoad({ filter: /.*/, namespace: 'absent' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not installed`)});`,
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 export const bundleOptions = {
   bundle: true,
@@ -29,6 +48,7 @@ export const bundleOptions = {
   platform: 'node',
   target: 'node20',
   external: externalPackages,
+  plugins: [absentOptionalPeers],
   // Bundled CommonJS dependencies call require(); give ESM output one.
   banner: {
     js: "import { createRequire as __wieldCreateRequire } from 'node:module'; const require = __wieldCreateRequire(import.meta.url);",

@@ -23,7 +23,7 @@ export function createCompletion(cwd: string, commands: SlashCommand[], mcpPromp
         const items = (await mcpPrompts(options.signal).catch(() => [])).filter((item) => item.value.startsWith(typed));
         return items.length === 0 ? null : { items, prefix: before };
       }
-      if (!/(?:^|\s)@[^\s"]*$/.test(before)) return slashAndPaths.getSuggestions(lines, cursorLine, cursorCol, options);
+      if (!/(?:^|\s)@(?:"[^"]*|[^\s"]*)$/.test(before)) return slashAndPaths.getSuggestions(lines, cursorLine, cursorCol, options);
       const [hits, typed] = completeMention(before, cwd);
       // A name typed in full needs no list: Enter then sends the prompt instead of completing.
       if (hits.length === 0 || (hits.length === 1 && hits[0] === typed)) return null;

@@ -27,20 +27,46 @@ export function fileDiff(toolName: string, file: string, input: Record<string, u
   if (after !== undefined) return patchLines(file, toolName === 'Write' ? (current ?? '') : (current as string), after);
   const before = typeof input.old_string === 'string' ? input.old_string : '';
   const next = typeof input.new_string === 'string' ? input.new_string : '';
-  const lines = patchLines(file, before, next);
+  const lines = patchLines(file, before, next, false);
   return lines.map((line) => (line.startsWith('  @@') ? '  @@ (line numbers unknown: the file does not hold this text now) @@' : line));
 }
 
-function patchLines(file: string, before: string, after: string): string[] {
-  const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }).split('\n');
+/**
+ * The file named once, then its hunks: each line after its line number in the file (the new
+ * number for kept and added lines, the old one for removed lines), as Claude Code shows them.
+ * `numbered` false: the texts alone (their numbers in the file are unknown).
+ */
+function patchLines(file: string, before: string, after: string, numbered = true): string[] {
+  const lines = createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 })
+    .split('\n')
+    .slice(4)
+    .filter((line) => line !== '\\ No newline at end of file' && line !== '');
+  let old = 0;
+  let next = 0;
+  const numbers = lines.map((line) => {
+    if (line.startsWith('@@')) {
+      ({ old, new: next } = hunkStart(line));
+      return undefined;
+    }
+    if (line.startsWith('-')) return old++;
+    if (line.startsWith('+')) return next++;
+    old++;
+    return next++;
+  });
+  const width = String(Math.max(0, ...numbers.map((n) => n ?? 0))).length;
+  const shown = lines.map((line, i) => {
+    const number = numbers[i];
+    if (line.startsWith('@@')) return `  ${line}`;
+    return numbered && number !== undefined ? `  ${String(number).padStart(width)} ${plainText(line)}` : `  ${plainText(line)}`;
+  });
   // The header lines name the file twice; one line is enough for a person.
-  return [
-    `  ${plainText(file)}`,
-    ...lines
-      .slice(4)
-      .filter((line) => line !== '\\ No newline at end of file' && line !== '')
-      .map((line) => `  ${plainText(line)}`),
-  ];
+  return [`  ${plainText(file)}`, ...shown];
+}
+
+/** Where a hunk starts in the old and the new file (`@@ -4,5 +4,6 @@`). */
+function hunkStart(header: string): { old: number; new: number } {
+  const match = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(header);
+  return { old: Number(match?.[1] ?? 0), new: Number(match?.[2] ?? 0) };
 }
 
 /**
@@ -77,7 +103,8 @@ export function clipLines(lines: readonly string[], max: number): string[] {
 export function colorDiff(lines: readonly string[], color: boolean): string[] {
   if (!color) return [...lines];
   return lines.map((line) => {
-    const body = line.slice(2);
+    // After the indent and the line number, if any.
+    const body = line.slice(2).replace(/^ *\d+ /, '');
     if (body.startsWith('@@')) return styleText('cyan', line, { validateStream: false });
     if (body.startsWith('+')) return styleText('green', line, { validateStream: false });
     if (body.startsWith('-')) return styleText('red', line, { validateStream: false });

@@ -8,7 +8,7 @@ import { plainText } from './terminal-text.js';
 const ANSWER_LINES = 6;
 
 /** The recap of the last `maxPrompts` prompts and what followed each. */
-export function historyRecap(messages: readonly Message[], maxPrompts = 3): string[] {
+export function historyRecap(messages: readonly Message[], maxPrompts = 3, cwd?: string): string[] {
   const prompts = messages.flatMap((message, index) =>
     message.role === 'user' && message.content.some((part) => part.type === 'text') ? [index] : [],
   );
@@ -22,7 +22,7 @@ export function historyRecap(messages: readonly Message[], maxPrompts = 3): stri
       continue;
     }
     for (const part of message.content) {
-      if (part.type === 'tool_use') lines.push(`● ${callSummary(part.name, part.input)}`);
+      if (part.type === 'tool_use') lines.push(`● ${callSummary(part.name, part.input, cwd)}`);
       else if (part.type === 'text' && part.text.trim() !== '') {
         const answer = plainText(part.text).trimEnd().split('\n');
         lines.push(...answer.slice(0, ANSWER_LINES));

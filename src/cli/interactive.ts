@@ -4,7 +4,7 @@
 // interrupt the turn and a second Ctrl-C to exit.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { styleText } from 'node:util';
-import type { AskPermission } from '../runtime/pipeline/types.js';
+import type { AskPermission, PermissionMode } from '../runtime/pipeline/types.js';
 import { openAgentSession, resolveResumeId, type AgentSession } from './agent-session.js';
 import type { CliFlags } from './options.js';
 import { createTerminalAsk, createTerminalElicit, createTerminalQuestions, readCurrentContent } from './terminal-ask.js';
@@ -12,7 +12,7 @@ import { openInBrowser } from '../runtime/mcp/oauth-callback.js';
 import { historyRecap } from './history-view.js';
 import { formatSessionList, pickSession, type SessionEntry } from './session-list.js';
 import { askTrustIfNeeded } from './trust-prompt.js';
-import { emptySpend, readSlashLine, SLASH_COMMANDS, statusLine } from './slash-commands.js';
+import { emptySpend, nextMode, readSlashLine, SLASH_COMMANDS, statusLine } from './slash-commands.js';
 import { mcpPromptText, runSlash } from './slash-run.js';
 import { createTurnView, Spinner } from './turn-view.js';
 import { loadMarkdownRenderer, type RenderMarkdown } from './markdown.js';
@@ -21,6 +21,14 @@ import { appendHistory, readHistory } from './prompt-history.js';
 import { openScreen, type Screen, type ScreenKey } from './screen.js';
 import { createCompletion } from './completion.js';
 import { messageOf } from '../runtime/util/message.js';
+import { mcpFailures } from './runtime.js';
+
+/** What each mode Shift-Tab reaches does, said when it is chosen. */
+const MODE_HINTS: Partial<Record<PermissionMode, string>> = {
+  default: 'changes ask first',
+  acceptEdits: 'file edits in the workspace run without asking',
+  plan: 'only read-only tools run while the model plans',
+};
 
 /** Sessions the --resume picker lists. */
 const PICKER_SIZE = 15;
@@ -47,6 +55,13 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   // Set once the session is open; until then prompts wait in `queued` (see onSubmit).
   let submit: (input: string) => void = (input) => queued.push(input);
 
+  /** Set when the person interrupted the running turn: what they queued then waits in the editor. */
+  let interrupted = false;
+  const interrupt = (running: AbortController): void => {
+    interrupted = true;
+    running.abort(new Error('interrupted by the user'));
+  };
+
   // Questions asked before the session opens (trust, the --resume picker) are withdrawn on exit.
   const starting = new AbortController();
   const exit = (code: number): void => {
@@ -54,13 +69,25 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     finish(code);
   };
   const onKey = (key: ScreenKey): boolean => {
+    if (key === 'expand') {
+      expandLast();
+      return true;
+    }
+    if (key === 'mode') {
+      if (!ready) return false;
+      const policy = session.runtime.policy;
+      policy.setMode(nextMode(policy.mode));
+      line(dim(`permission mode: ${policy.mode} — ${MODE_HINTS[policy.mode] ?? ''}`));
+      showStatus();
+      return true;
+    }
     if (key === 'eof') {
       exit(0);
       return true;
     }
     if (key === 'escape') {
       if (!turn) return false;
-      turn.abort(new Error('interrupted by the user'));
+      interrupt(turn);
       screen.line('Esc — interrupting this turn');
       return true;
     }
@@ -71,7 +98,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       return true;
     }
     if (turn) {
-      turn.abort(new Error('interrupted by the user'));
+      interrupt(turn);
       screen.line('^C — interrupting this turn (Ctrl-C again, before it stops, exits)');
       return true;
     }
@@ -110,6 +137,21 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
     },
   });
   const { line, write } = screen;
+  /** Redraws the status line (model, context, cost, permission mode); set once the session is open. */
+  let showStatus = (): void => undefined;
+  /** Cleared tool results already reported on screen. */
+  const cleared = new Set<string>();
+  /** The last result with more output than was shown (or a compaction's summary…): Ctrl-O writes all of it. */
+  let lastFull: { summary: string; lines: string[] } | undefined;
+  const expandLast = (): void => {
+    if (!lastFull) {
+      line(dim('Ctrl-O: no result has more to show'));
+      return;
+    }
+    line(dim(`── ${lastFull.summary} ──`));
+    line(lastFull.lines.map((text) => `  ${text}`).join('\n'));
+    line(dim('── end ──'));
+  };
   const spinner = new Spinner((text) => screen.setLive(text), true);
 
   // The session's policy exists only after the runtime loads; the prompt reaches it late.
@@ -133,8 +175,15 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       color,
     });
     for (const notice of opened.runtime.notices) line(`note: ${notice}`);
+    // Servers start in the background: one that fails says so when it does, not silently.
+    opened.runtime
+      .mcpReady()
+      .then(() => {
+        for (const failure of mcpFailures(opened.runtime)) line(`note: ${failure}`);
+      })
+      .catch(() => undefined);
     line(`wield · ${opened.provider.name} ${opened.model} · session ${opened.id}`);
-    if (opened.resumed) for (const recap of historyRecap(opened.messages)) line(`  ${recap}`);
+    if (opened.resumed) for (const recap of historyRecap(opened.messages, undefined, opened.runtime.session.cwd)) line(`  ${recap}`);
     return opened;
   };
   let session: AgentSession;
@@ -162,12 +211,13 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
   };
   line(
     dim(
-      'Enter sends · Alt-Enter or \\ then Enter: new line · Up: history · Tab: complete · Esc or Ctrl-C interrupts a turn · Ctrl-C twice or /exit quits · /help',
+      'Enter sends · Alt-Enter or \\ then Enter: new line · Up: history · Tab: complete · Ctrl-O: a result in full · Esc or Ctrl-C interrupts a turn · Ctrl-C twice or /exit quits · /help',
     ),
   );
 
   const spent = emptySpend();
-  screen.setStatus(statusLine(session.model, spent));
+  showStatus = () => screen.setStatus(statusLine(session.model, spent, session.runtime.policy.mode));
+  showStatus();
 
   /** Runs one piece of work with Ctrl-C wired to it, then the next queued line. */
   const busy = (work: (signal: AbortSignal) => Promise<void>): void => {
@@ -178,6 +228,12 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       .finally(() => {
         turn = undefined;
         interrupts = 0; // a Ctrl-C that interrupted this turn does not count towards exiting
+        // Stopped by the person: what they queued is not sent behind their back, but handed back.
+        if (interrupted && queued.length > 0) {
+          screen.restoreInput(queued.splice(0).join('\n'));
+          line(dim('the queued prompt is back in the editor: Enter sends it'));
+        }
+        interrupted = false;
         const next = queued.shift();
         if (next !== undefined) submit(next);
       });
@@ -199,6 +255,10 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       markdown: () => markdown,
       readFile: (file) => readCurrentContent(file, session.runtime.session.cwd),
       spinner,
+      cwd: session.runtime.session.cwd,
+      onExpandable: (summary, lines) => (lastFull = { summary, lines }),
+      cleared,
+      logFile: session.log.file,
     });
     try {
       const result = await session.send(attached.prompt, signal, (event) => {
@@ -216,7 +276,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       else spent.costUsd = (spent.costUsd ?? 0) + result.costUsd;
     } finally {
       view.end();
-      screen.setStatus(statusLine(session.model, spent));
+      showStatus();
     }
   };
 
@@ -252,6 +312,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         spent,
         signal,
         pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay', signal),
+        expandable: (summary, lines) => (lastFull = { summary, lines }),
         switchTo: async (id) => {
           const previous = session;
           session = await open(id);
@@ -259,6 +320,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         },
       });
       if (text !== '') line(text);
+      showStatus();
     });
   };
   ready = true;

@@ -78,6 +78,11 @@ export async function loadMarkdownRenderer(width: number): Promise<RenderMarkdow
         const text = this.parser.parseInline(tokens);
         return text === href ? href : `${text} (${href})`;
       },
+      // marked-terminal writes a list item's text as it came (`code` and **bold** kept): its
+      // inline parts are rendered here; other text falls back to marked-terminal (false).
+      text(token) {
+        return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+      },
     },
   });
   return (markdown) => marked.parse(markdown, { async: false });

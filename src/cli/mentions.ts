@@ -86,11 +86,16 @@ function resourceMention(mention: string, rt: RuntimeContext): { server: string;
   return parts;
 }
 
-/** Completion of the `@path` being typed at the end of the line: the matches and the text they replace. */
+/**
+ * Completion of the `@path` being typed at the end of the line (`@src/a` or `@"my fo`): the
+ * matches and the text they replace. A path with a space is inserted quoted (`@"my file.txt"`),
+ * as findMentions reads it; a folder's quote is left open so its names can be completed next.
+ */
 export function completeMention(line: string, cwd: string): [string[], string] {
-  const match = /(?:^|\s)@([^\s"]*)$/.exec(line);
+  const match = /(?:^|\s)@(?:"([^"]*)|([^\s"]*))$/.exec(line);
   if (!match) return [[], line];
-  const typed = match[1];
+  const quoted = match[1] !== undefined;
+  const typed = match[1] ?? match[2];
   const dir = typed.endsWith('/') ? typed : path.dirname(typed) === '.' && !typed.startsWith('./') ? '' : `${path.dirname(typed)}/`;
   const base = typed.slice(dir.length);
   let entries: { name: string; folder: boolean }[] = [];
@@ -104,7 +109,11 @@ export function completeMention(line: string, cwd: string): [string[], string] {
   }
   const hits = entries
     .filter((entry) => entry.name.startsWith(base) && (base.startsWith('.') || !entry.name.startsWith('.')))
-    .map((entry) => `@${dir}${entry.name}${entry.folder ? '/' : ''}`)
+    .map((entry) => {
+      const name = `${dir}${entry.name}${entry.folder ? '/' : ''}`;
+      if (!quoted && !/\s/.test(name)) return `@${name}`;
+      return `@"${name}${entry.folder ? '' : '"'}`;
+    })
     .sort();
-  return [hits, `@${typed}`];
+  return [hits, `@${quoted ? '"' : ''}${typed}`];
 }

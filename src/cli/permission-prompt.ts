@@ -2,7 +2,7 @@
 // writes — and the reason) and how their answer is read. Pure; the terminal is in interactive.ts.
 import { colorDiff, fileDiff, patchDiff } from './diff-view.js';
 import type { PermissionDecision } from '../runtime/pipeline/types.js';
-import { callSummary } from './summary.js';
+import { callSummary, shortPath } from './summary.js';
 import { plainText } from './terminal-text.js';
 
 export type PermissionReply =
@@ -39,6 +39,8 @@ export interface PromptView {
   readFile?: (file: string) => string | undefined;
   /** Colour the diff (a terminal that takes colour). */
   color?: boolean;
+  /** The workspace: paths in it are shown relative to it. */
+  cwd?: string;
 }
 
 /** The diff or command a person needs to judge the call. */
@@ -49,7 +51,7 @@ export function describeInput(view: PromptView): string {
     (toolName === 'Edit' && typeof input.old_string === 'string' && typeof input.new_string === 'string') ||
     (toolName === 'Write' && typeof input.content === 'string');
   if (diffable && file) {
-    return colorDiff(fileDiff(toolName, file, input, view.currentContent), view.color === true).join('\n');
+    return colorDiff(fileDiff(toolName, shortPath(file, view.cwd), input, view.currentContent), view.color === true).join('\n');
   }
   if (toolName === 'apply_patch' && typeof input.input === 'string') {
     const diff = patchDiff(input.input, view.readFile ?? (() => undefined));
@@ -73,7 +75,7 @@ export function renderPrompt(view: PromptView): string {
   const rules = alwaysRules(view.decision);
   const always = rules.length > 0 ? ` · a = always this session · A = always (saves ${rules.join(', ')})` : '';
   return [
-    `? Allow ${callSummary(view.toolName, view.input)}`,
+    `? Allow ${callSummary(view.toolName, view.input, view.cwd)}`,
     describeInput(view),
     `  Reason: ${view.decision.reason}`,
     `  [y] yes · [n] no (optionally: n <message to the model>)${always}`,

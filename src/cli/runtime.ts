@@ -40,6 +40,18 @@ export interface CliRuntimeOptions {
 /** The coding agent's runtime (coding/agent/runtime.ts) with the CLI's settings and notices. */
 export type CliRuntime = CodingRuntime;
 
+/** A line per MCP server that did not start (after mcpReady), with why and where its log is. */
+export function mcpFailures(runtime: Pick<CliRuntime, 'mcp'>): string[] {
+  return (runtime.mcp?.list() ?? [])
+    .filter((server) => server.state === 'failed')
+    .map(
+      (server) =>
+        `MCP server "${server.name}" did not start, so its tools are missing: ${server.error ?? 'no reason given'}` +
+        (server.logFile ? ` (its output: ${server.logFile})` : '') +
+        '; `wield mcp list` shows every server',
+    );
+}
+
 export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliRuntime> {
   const env = options.env ?? process.env;
   const { flags } = options;

@@ -25,8 +25,16 @@ const FRAME_WAIT_MS = 40;
 
 type Style = Parameters<typeof styleText>[0];
 
-/** Keys the session acts on; the rest edit the prompt. */
-export type ScreenKey = 'interrupt' | 'escape' | 'eof';
+/** Keys the session acts on; the rest edit the prompt. `expand`: Ctrl-O; `mode`: Shift-Tab. */
+export type ScreenKey = 'interrupt' | 'escape' | 'eof' | 'expand' | 'mode';
+
+/** An answer taken with one key (its number) or with the arrows and Enter; Esc gives the `escape` one. */
+export interface Choice {
+  /** What the question's promise resolves to, as if typed. */
+  answer: string;
+  label: string;
+  escape?: boolean;
+}
 
 export interface ScreenOptions {
   color: boolean;
@@ -35,7 +43,7 @@ export interface ScreenOptions {
   complete?: AutocompleteProvider;
   /** A prompt was submitted (never while a question waits for its answer). */
   onSubmit: (text: string) => void;
-  /** Ctrl-C, Esc (when no completion list is open) and Ctrl-D on an empty editor; true when handled. */
+  /** Ctrl-C, Esc (when no completion list is open), Ctrl-D on an empty editor, Ctrl-O, Shift-Tab; true when handled. */
   onKey: (key: ScreenKey) => boolean;
 }
 
@@ -51,9 +59,12 @@ export interface Screen {
   /**
    * One answer from the person: `label` is shown above the editor until the next Enter. Questions
    * queue; `intro` (what is being asked about) is written when this one's turn comes, so the text
-   * above the editor is always the question being answered.
+   * above the editor is always the question being answered. With `choices`, a number key, or the
+   * arrows and Enter on an empty editor, answer at once; typed text still answers as typed.
    */
-  ask(label: string, signal?: AbortSignal, intro?: string): Promise<string>;
+  ask(label: string, signal?: AbortSignal, intro?: string, choices?: readonly Choice[]): Promise<string>;
+  /** Puts text back in the editor, before what was typed since (a prompt that was queued). */
+  restoreInput(text: string): void;
   addHistory(text: string): void;
   /** Empties the editor; false when it was empty already. */
   clearInput(): boolean;
@@ -111,8 +122,9 @@ class OneLine implements Component {
   constructor(private readonly wrap = false) {}
   render(width: number): string[] {
     if (this.text === undefined) return [];
-    const text = terminalText(this.text);
-    return this.wrap ? wrapToWidth(text, width) : [truncateToWidth(text, width)];
+    return terminalText(this.text)
+      .split('\n')
+      .flatMap((text) => (this.wrap ? wrapToWidth(text, width) : [truncateToWidth(text, width)]));
   }
   invalidate(): void {}
 }
@@ -161,15 +173,22 @@ export function openScreen(options: ScreenOptions): Screen {
   };
 
   // Questions are answered one at a time, in the order asked; what was being typed waits aside.
-  const questions: Array<{ label: string; intro?: string; resolve: (answer: string) => void }> = [];
+  type Question = { label: string; intro?: string; choices?: readonly Choice[]; selected: number; resolve: (answer: string) => void };
+  const questions: Question[] = [];
   let draft: string | undefined;
+  const labelLines = (question: Question): string[] => [
+    paint('yellow', question.label),
+    ...(question.choices ?? []).map((choice, i) =>
+      i === question.selected ? paint('cyan', `❯ ${i + 1}. ${choice.label}`) : `  ${i + 1}. ${choice.label}`,
+    ),
+  ];
   const showQuestion = (): void => {
     const current = questions[0];
     if (current?.intro !== undefined) {
       write(current.intro);
       current.intro = undefined;
     }
-    label.text = current ? paint('yellow', current.label) : undefined;
+    label.text = current ? labelLines(current).join('\n') : undefined;
     editor.borderColor = current ? (text) => paint('yellow', text) : theme.borderColor;
     if (current && draft === undefined) {
       draft = editor.getExpandedText();
@@ -182,15 +201,47 @@ export function openScreen(options: ScreenOptions): Screen {
     tui.requestRender();
   };
 
-  editor.onSubmit = (text) => {
+  /** Answers the current question; `shown` is what the transcript records as the answer. */
+  const answer = (text: string, shown = text): void => {
     const current = questions.shift();
-    if (current) {
-      write(`${current.label}${text}\n`);
-      showQuestion();
-      current.resolve(text);
-      return;
+    if (!current) return;
+    write(`${current.label}${shown}\n`);
+    showQuestion();
+    current.resolve(text);
+  };
+  const pick = (question: Question, index: number): void => {
+    const choice = question.choices?.[index];
+    if (choice) answer(choice.answer, `${index + 1}. ${choice.label}`);
+  };
+  /**
+   * A key for the question with choices: Esc gives its `escape` answer (whatever was typed), and
+   * while the editor is empty a number answers, Enter takes the highlighted answer and the arrows
+   * move it. True when the key was used.
+   */
+  const choiceKey = (data: string): boolean => {
+    const current = questions[0];
+    const choices = current?.choices;
+    if (!current || !choices) return false;
+    const no = choices.findIndex((choice) => choice.escape);
+    if (matchesKey(data, 'escape') && no >= 0 && !editor.isShowingAutocomplete()) {
+      editor.setText('');
+      pick(current, no);
+      return true;
     }
-    options.onSubmit(text);
+    if (editor.getText() !== '') return false;
+    const number = /^[1-9]$/.test(data) ? Number(data) : 0;
+    if (number >= 1 && number <= choices.length) pick(current, number - 1);
+    else if (matchesKey(data, 'enter')) pick(current, current.selected);
+    else if (matchesKey(data, 'up') || matchesKey(data, 'down')) {
+      current.selected = (current.selected + (matchesKey(data, 'up') ? choices.length - 1 : 1)) % choices.length;
+      showQuestion();
+    } else return false;
+    return true;
+  };
+
+  editor.onSubmit = (text) => {
+    if (questions.length > 0) answer(text);
+    else options.onSubmit(text);
   };
   // Ctrl-Z suspends, as in a shell: the terminal is given back, and taken again (redrawn) on `fg`.
   const suspend = (): void => {
@@ -220,13 +271,18 @@ export function openScreen(options: ScreenOptions): Screen {
       suspend();
       return { consume: true };
     }
+    if (choiceKey(data)) return { consume: true };
     const key: ScreenKey | undefined = matchesKey(data, 'ctrl+c')
       ? 'interrupt'
       : matchesKey(data, 'escape') && !editor.isShowingAutocomplete()
         ? 'escape'
         : matchesKey(data, 'ctrl+d') && editor.getText() === ''
           ? 'eof'
-          : undefined;
+          : matchesKey(data, 'ctrl+o')
+            ? 'expand'
+            : matchesKey(data, 'shift+tab')
+              ? 'mode'
+              : undefined;
     return key !== undefined && options.onKey(key) ? { consume: true } : undefined;
   });
 
@@ -270,12 +326,14 @@ export function openScreen(options: ScreenOptions): Screen {
       status.text = paint('dim', text);
       tui.requestRender();
     },
-    ask(text, signal, intro) {
+    ask(text, signal, intro, choices) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        const entry = {
+        const entry: Question = {
           label: text,
           intro,
+          choices,
+          selected: 0,
           resolve: (answer: string) => {
             signal?.removeEventListener('abort', onAbort);
             resolve(answer);
@@ -294,6 +352,13 @@ export function openScreen(options: ScreenOptions): Screen {
     },
     addHistory(text) {
       editor.addToHistory(text);
+    },
+    restoreInput(text) {
+      const held = draft ?? editor.getExpandedText();
+      const joined = [text, held].filter((part) => part !== '').join('\n');
+      if (draft !== undefined) draft = joined;
+      else editor.setText(joined);
+      tui.requestRender();
     },
     clearInput() {
       if (editor.getText() === '') return false;

@@ -3,6 +3,7 @@
 // session's state as plain values.
 import { closestNames } from '../runtime/pipeline/lookup.js';
 import type { UsageTotals } from '../runtime/context/pricing.js';
+import type { PermissionMode } from '../runtime/pipeline/types.js';
 
 export const SLASH_COMMANDS = {
   help: 'list these commands and the keys',
@@ -10,7 +11,7 @@ export const SLASH_COMMANDS = {
   compact: 'summarise the older turns now, keeping the last two verbatim (frees context)',
   resume: 'switch to another session of this folder (a picker)',
   permissions: 'list the rules in force; /permissions remove N takes one out of its file',
-  model: 'the provider and model of this session',
+  model: 'the provider and model of this session; /model NAME switches the model for the next prompts',
   cost: 'tokens, cost and context used so far in this session',
   tools: 'the tools the model can call',
   mcp: 'the MCP servers and their state',
@@ -66,7 +67,7 @@ export function helpText(): string {
   return [
     'Commands:',
     ...Object.entries(SLASH_COMMANDS).map(([name, text]) => `  /${name.padEnd(width)} ${text}`),
-    'Keys: Enter sends · Tab completes an @path · lines typed while a turn runs are queued · Ctrl-C or Esc interrupts the turn · a pasted block is one prompt · Up recalls earlier prompts · Ctrl-C twice or Ctrl-D exits',
+    'Keys: Enter sends · Tab completes an @path · lines typed while a turn runs are queued · Ctrl-C or Esc interrupts the turn · a pasted block is one prompt · Up recalls earlier prompts · Ctrl-O shows the last result in full · Ctrl-C twice or Ctrl-D exits',
     '@path in a prompt attaches that file (read with the Read tool, so permissions apply); @server:uri an MCP resource',
     "/mcp__SERVER__PROMPT name=value … sends an MCP server's prompt (/mcp lists the servers)",
   ].join('\n');
@@ -104,8 +105,17 @@ function contextPart(spend: SessionSpend): string | undefined {
 }
 
 /** The line under each answer: `model · context 12% of 200k · $0.0123`. */
-export function statusLine(model: string, spend: SessionSpend): string {
-  return [model, contextPart(spend), money(spend)].filter((part) => part !== undefined).join(' · ');
+/** `model · context 12% of 200k · $0.01`, and the permission mode when given (the interactive status line). */
+export function statusLine(model: string, spend: SessionSpend, mode?: PermissionMode): string {
+  const modePart = mode === undefined ? undefined : `${mode} mode (Shift-Tab)`;
+  return [model, contextPart(spend), money(spend), modePart].filter((part) => part !== undefined).join(' · ');
+}
+
+/** What Shift-Tab moves to, as Claude Code cycles: default → acceptEdits → plan → default; any other mode goes back to default. */
+export function nextMode(mode: PermissionMode): PermissionMode {
+  const cycle: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+  const at = cycle.indexOf(mode);
+  return at < 0 ? 'default' : cycle[(at + 1) % cycle.length];
 }
 
 export function costText(model: string, spend: SessionSpend): string {

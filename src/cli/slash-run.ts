@@ -8,6 +8,7 @@ import { removeRule } from '../coding/settings/persist.js';
 import { wieldHome } from '../runtime/agent/session-store.js';
 import { listSessions } from './session-list.js';
 import type { SessionEntry } from './session-list.js';
+import { clearedConversationText, compactedNotice } from './context-view.js';
 
 export interface SlashContext {
   session: AgentSession;
@@ -15,6 +16,8 @@ export interface SlashContext {
   signal: AbortSignal;
   /** Asks the person to pick one of these sessions (undefined: stay). */
   pick: (entries: SessionEntry[]) => Promise<string | undefined>;
+  /** What the expand key (Ctrl-O) shows next. */
+  expandable: (summary: string, lines: string[]) => void;
   /** Replaces the running session with the saved one. */
   switchTo: (id: string) => Promise<void>;
 }
@@ -24,16 +27,20 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
   switch (name) {
     case 'help':
       return helpText();
-    case 'clear':
+    case 'clear': {
+      const forgotten = session.messages.length;
       session.messages = [];
-      return 'conversation cleared: the next prompt starts fresh (the session log keeps what came before)';
+      return clearedConversationText(forgotten, session.log.file);
+    }
     case 'compact': {
       const outcome = await session.compact(ctx.signal);
       if (!outcome.ok) return outcome.error;
       ctx.spent.usage.inputTokens += outcome.usage.inputTokens;
       ctx.spent.usage.outputTokens += outcome.usage.outputTokens;
       ctx.spent.turns += 1;
-      return `compacted: ${outcome.summarised} older messages summarised; the last turns are kept verbatim`;
+      const notice = compactedNotice(outcome.summarised, outcome.messages, session.log.file);
+      ctx.expandable(notice.detail.summary, notice.detail.lines);
+      return notice.line;
     }
     case 'resume': {
       const entries = listSessions(process.env, session.runtime.session.cwd).filter((entry) => entry.id !== session.id);
@@ -62,8 +69,14 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
       if (at >= 0) live.splice(at, 1);
       return `removed ${rule.list} ${rule.text} from ${rule.source}`;
     }
-    case 'model':
-      return `${session.provider.name} · ${session.model} (choose another with --model when starting wield)`;
+    case 'model': {
+      if (args === '')
+        return `${session.provider.name} · ${session.model} (/model NAME switches to another model of ${session.provider.name})`;
+      if (/\s/.test(args)) return `error: a model name has no spaces, not ${JSON.stringify(args)}; e.g. /model claude-sonnet-4-5`;
+      const previous = session.model;
+      session.model = args;
+      return `model: ${args} from the next prompt on (was ${previous}; ${session.provider.name}); a name the provider does not know fails at the next request`;
+    }
     case 'cost':
       return costText(session.model, ctx.spent);
     case 'tools':

@@ -14,6 +14,7 @@ import { callSummary } from './summary.js';
 import { parseQuestionReply, renderQuestion } from './question-prompt.js';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
+import type { Choice } from './screen.js';
 import { type ElicitValue, elicitFields, fieldLabel, parseFieldReply, readYesNo, renderElicitation } from './elicit-prompt.js';
 
 /** Files larger than this are not diffed in the prompt (the diff would not fit a screen anyway). */
@@ -24,7 +25,7 @@ const MAX_DIFF_BYTES = 256 * 1024;
  * question's turn comes, so concurrent questions never sit under each other's text. The signal
  * (Ctrl-C, or the whole batch's) withdraws the question.
  */
-export type AskLine = (label: string, signal: AbortSignal, intro?: string) => Promise<string>;
+export type AskLine = (label: string, signal: AbortSignal, intro?: string, choices?: readonly Choice[]) => Promise<string>;
 
 /** Asking over readline (`wield call`, which has no screen); the abort listener goes when the line comes. */
 export function readlineAsk(rl: Interface): AskLine {
@@ -49,21 +50,39 @@ type Reading<T> = { ok: true; value: T } | { ok: false; message: string };
 async function askUntil<T>(
   ask: AskLine,
   write: (text: string) => void,
-  question: { label: string; intro?: string; signal: AbortSignal },
+  question: { label: string; intro?: string; signal: AbortSignal; choices?: readonly Choice[] },
   read: (answer: string) => Reading<T>,
 ): Promise<T> {
   let intro = question.intro;
   for (;;) {
-    const reading = read(await ask(question.label, question.signal, intro));
+    const reading = read(await ask(question.label, question.signal, intro, question.choices));
     if (reading.ok) return reading.value;
     intro = undefined;
     write(`  ${reading.message}\n`);
   }
 }
 
-/** What the editor shows while a permission question waits: the call it is about, and the answers. */
-export function permissionLabel(toolName: string, input: unknown): string {
-  return `Allow ${callSummary(toolName, input)}? y / n / a / A › `;
+/**
+ * What the editor shows while a permission question waits: the call it is about, and the answers
+ * (a and A only where a rule can cover the call).
+ */
+export function permissionLabel(toolName: string, input: unknown, cwd: string | undefined, canAlways: boolean): string {
+  return `Allow ${callSummary(toolName, input, cwd)}? (a number, ↑↓ Enter, or type y / n${canAlways ? ' / a / A' : ''}) › `;
+}
+
+/** The answers a permission question offers as one key each, as Claude Code numbers them; Esc is the no. */
+export function permissionChoices(rules: readonly string[]): Choice[] {
+  const always = rules.join(', ');
+  return [
+    { answer: 'y', label: 'Yes' },
+    ...(rules.length > 0
+      ? [
+          { answer: 'a', label: `Yes, and allow ${always} for the rest of this session` },
+          { answer: 'A', label: `Yes, and always allow ${always} (saved)` },
+        ]
+      : []),
+    { answer: 'n', label: 'No (Esc) — to say what to do instead, type n and your words', escape: true },
+  ];
 }
 /** … and while AskUserQuestion's question waits. */
 export const QUESTION_LABEL = 'Answer › ';
@@ -100,9 +119,15 @@ export function createTerminalAsk(options: TerminalAskOptions): AskPermission {
       currentContent: readCurrentContent(request.input.file_path, cwd),
       readFile: (file: string) => readCurrentContent(file, cwd),
       color,
+      cwd,
     };
     const rules = alwaysRules(request.decision);
-    const question = { label: permissionLabel(request.tool.name, request.input), intro: `\n${renderPrompt(view)}\n`, signal };
+    const question = {
+      label: permissionLabel(request.tool.name, request.input, cwd, rules.length > 0),
+      intro: `\n${renderPrompt(view)}\n`,
+      signal,
+      choices: permissionChoices(rules),
+    };
     const reply = await askUntil(ask, write, question, (answer) => {
       const read = parsePermissionReply(answer);
       const always = read.kind === 'session' || read.kind === 'project';

@@ -5,8 +5,9 @@
 import { styleText } from 'node:util';
 import type { AgentEvent } from '../runtime/agent/events.js';
 import { clipLines, colorDiff, fileDiff } from './diff-view.js';
+import { clearedNotice, compactedNotice } from './context-view.js';
 import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
-import { callSummary, clip, resultSummary } from './summary.js';
+import { callSummary, clip, resultView, shortPath } from './summary.js';
 import { plainText } from './terminal-text.js';
 import { retryNotice } from '../runtime/providers/retry.js';
 
@@ -28,6 +29,14 @@ export interface TurnViewOptions {
   /** A file's current text (for diffs), read when the call starts. */
   readFile: (file: unknown) => string | undefined;
   spinner: Spinner;
+  /** The workspace: paths in it are shown relative to it. */
+  cwd?: string;
+  /** What the expand key shows next: a result's whole output when more exists than is shown, a compaction's summary… */
+  onExpandable?: (summary: string, lines: string[]) => void;
+  /** Cleared results already reported (kept across the session's turns). */
+  cleared?: Set<string>;
+  /** The session log, where the whole conversation stays. */
+  logFile?: string;
 }
 
 export interface TurnView {
@@ -37,9 +46,19 @@ export interface TurnView {
 }
 
 export function createTurnView(options: TurnViewOptions): TurnView {
-  const { line, color, spinner } = options;
+  const { color, spinner } = options;
   const dim = (text: string): string => (color ? styleText('dim', text, { validateStream: false }) : text);
-  const markdown = createMarkdownStream(options.markdown, options.write);
+  // The call whose `●` line is the transcript's last: its result goes right under it. When
+  // anything came between (a permission prompt, other calls), the result names its call again.
+  let headed: string | undefined;
+  const line = (text: string): void => {
+    headed = undefined;
+    options.line(text);
+  };
+  const markdown = createMarkdownStream(options.markdown, (text) => {
+    headed = undefined;
+    options.write(text);
+  });
   const calls = new Map<
     string,
     { summary: string; input: Record<string, unknown>; asked: boolean; waitedMs: number; askedAt?: number; before?: string }
@@ -60,7 +79,7 @@ export function createTurnView(options: TurnViewOptions): TurnView {
         case 'tool_start': {
           flush();
           const input = (typeof event.input === 'object' && event.input !== null ? event.input : {}) as Record<string, unknown>;
-          const summary = callSummary(event.toolName, event.input);
+          const summary = callSummary(event.toolName, event.input, options.cwd);
           const editing = event.toolName === 'Edit' || event.toolName === 'Write';
           calls.set(event.toolUseId, {
             summary,
@@ -70,6 +89,7 @@ export function createTurnView(options: TurnViewOptions): TurnView {
             before: editing ? options.readFile(input.file_path) : undefined,
           });
           line(`● ${summary}`);
+          headed = event.toolUseId;
           spinner.start(event.toolUseId, summary);
           break;
         }
@@ -95,17 +115,39 @@ export function createTurnView(options: TurnViewOptions): TurnView {
           spinner.stop(event.toolUseId);
           const call = calls.get(event.toolUseId);
           calls.delete(event.toolUseId);
-          line(`  ⎿ ${call?.summary ?? event.toolName}: ${resultSummary(event.result, call?.waitedMs ?? 0)}`);
+          const view = resultView(event.toolName, event.result, { waitedMs: call?.waitedMs ?? 0, cwd: options.cwd });
+          if (call && (call.asked || headed !== event.toolUseId)) line(`● ${call.summary}`);
+          line(view.lines.map((text, i) => `${i === 0 ? '  ⎿ ' : '    '}${text}`).join('\n'));
+          if (view.full.length > 0) options.onExpandable?.(`${call?.summary ?? event.toolName} · all ${view.full.length} lines`, view.full);
           const input = call?.input ?? {};
           if (!event.result.isError && call && !call.asked && (event.toolName === 'Edit' || event.toolName === 'Write')) {
             const file = typeof input.file_path === 'string' ? input.file_path : undefined;
-            if (file) line(colorDiff(clipLines(fileDiff(event.toolName, file, input, call.before), MAX_DIFF_LINES), color).join('\n'));
+            if (file) {
+              const diff = fileDiff(event.toolName, shortPath(file, options.cwd), input, call.before);
+              line(colorDiff(clipLines(diff, MAX_DIFF_LINES), color).join('\n'));
+            }
           }
           break;
         }
         case 'user_message':
           if (event.origin === 'stop_hook')
             line(`↻ ${plainText(event.message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''))}`);
+          break;
+        case 'context_cleared':
+        case 'context_compacted': {
+          flush();
+          const log = options.logFile ?? 'the session log';
+          const notice =
+            event.type === 'context_cleared'
+              ? clearedNotice(event.messages, options.cleared ?? new Set(), log)
+              : compactedNotice(event.summarised, event.messages, log, event.reason);
+          line(dim(notice.line));
+          options.onExpandable?.(notice.detail.summary, notice.detail.lines);
+          break;
+        }
+        case 'context_compaction_failed':
+          flush();
+          line(dim(`◇ context: ${plainText(event.message)}`));
           break;
         case 'model_retry':
           flush();

@@ -71,7 +71,7 @@ describe('interactive commands', () => {
     await tmux.waitFor('Third answer.');
 
     tmux.type('/compact');
-    await tmux.waitFor(/compacted: \d+ older messages summarised/);
+    await tmux.waitFor(/context: \d+ older messages summarised; the last turns are kept verbatim/);
     expect(JSON.stringify(standin.requests[4])).toContain('summar');
 
     tmux.type('/permissions');

@@ -37,7 +37,7 @@ describe('interactive output', () => {
         // Edit needs the file read first in the session.
         { toolCalls: [{ name: 'Read', arguments: { file_path: file } }] },
         edit('two', 'TWO'),
-        { text: '## Summary\n\nChanged **line 2** in `a.txt`.\n\n- one item\n' },
+        { text: '## Summary\n\nChanged **line 2** in `a.txt`.\n\n- one `item` here\n' },
         edit('four', 'FOUR'),
         { text: 'Done again.' },
         { toolCalls: [{ name: 'Bash', arguments: { command: 'touch t1' } }] },
@@ -61,18 +61,21 @@ describe('interactive output', () => {
     let screen = await tmux.waitFor('? Allow Edit(');
     // The change is on line 2: the hunk starts at line 1 with its context, not "-1,1 +1,1".
     expect(screen).toContain('@@ -1,4 +1,4 @@');
-    expect(screen).toContain('-two');
-    expect(screen).toContain('+TWO');
+    expect(screen).toContain('  2 -two');
+    expect(screen).toContain('  2 +TWO');
     await sleep(1500); // the person takes their time
     tmux.type('a');
     screen = await tmux.waitFor('Changed line 2 in a.txt.');
     expect(readFileSync(file, 'utf8')).toBe('one\nTWO\nthree\nfour\n');
-    const editLine = screen.split('\n').find((l) => l.includes('⎿ Edit(')) ?? '';
+    const editLine = screen.split('\n').find((l) => l.includes('⎿ Edited a.txt')) ?? '';
+    expect(editLine).not.toBe('');
     expect(editLine).not.toMatch(/· \d+\.\ds/);
     // Markdown rendered: no heading marks, asterisks or backticks.
     expect(screen).toContain('Summary');
     expect(screen).not.toContain('## Summary');
     expect(screen).not.toContain('**line 2**');
+    // …in list items too.
+    expect(screen).toContain('one item here');
     // The status line under the answer.
     screen = await tmux.waitFor(/standin-model · context \d+% of/);
 
@@ -87,14 +90,14 @@ describe('interactive output', () => {
     await tmux.waitFor('? Allow Bash(touch t1)');
     tmux.type('y');
     screen = await tmux.waitFor('Touched.');
-    expect(screen).toContain('⎿ Bash(touch t1): no output');
+    expect(screen).toMatch(/● Bash\(touch t1\)\n\s+⎿ no output/);
 
     tmux.type('sleep a bit');
     await tmux.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Bash\(sleep 3\) · [12]s/);
     // A model slow to answer: the spinner says so, with the seconds waited.
     await tmux.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking · [12]s/);
     screen = await tmux.waitFor('Slept.');
-    expect(screen).toMatch(/⎿ Bash\(sleep 3\): no output · 3\.\ds/);
+    expect(screen).toMatch(/● Bash\(sleep 3\)\n\s+⎿ no output · 3\.\ds/);
 
     tmux.type('/cost');
     screen = await tmux.waitFor('model requests ·');

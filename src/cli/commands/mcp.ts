@@ -1,10 +1,12 @@
 // `wield mcp list [--json]` (servers, state, tool counts, errors) and
-// `wield mcp serve [--http PORT] [--host H] [--token T] [--redis URL]` (the pool as an MCP server).
+// `wield mcp serve [--http PORT] [--host H] [--token T] [--redis URL]` (the pool as an MCP server);
+// `wield mcp add|remove` are in mcp-edit.ts.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { McpServerStatus } from '../../runtime/mcp/connection.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { SetupError } from '../setup-error.js';
+import { registerEdit } from './mcp-edit.js';
 import { isDeniedServerNote } from '../mcp-deny.js';
 
 interface ServeFlags extends CliFlags {
@@ -156,7 +158,7 @@ async function serve(flags: ServeFlags): Promise<number> {
 }
 
 export function register(program: Command): void {
-  const mcp = program.command('mcp').description('MCP servers: list the configured ones, or serve the tool pool as one');
+  const mcp = program.command('mcp').description('MCP servers: list, add or remove the configured ones, or serve the tool pool as one');
   const list = addJsonOption(addRuntimeOptions(mcp.command('list').description('configured MCP servers: state, tool counts, errors')));
   list.action(run(() => listServers(list.optsWithGlobals<CliFlags>())));
   const serveCommand = addRuntimeOptions(
@@ -177,4 +179,5 @@ export function register(program: Command): void {
       ),
   );
   serveCommand.action(run(() => serve(serveCommand.optsWithGlobals<ServeFlags>())));
+  registerEdit(mcp);
 }

@@ -1,6 +1,6 @@
 // `wield tools [--json]`: the tool pool and each tool's flags.
 import { selectToolsForRequest } from '../../runtime/search/defer.js';
-import { createCliRuntime } from '../runtime.js';
+import { createCliRuntime, mcpFailures } from '../runtime.js';
 import type { CliFlags } from '../options.js';
 import { writeOut } from '../exit.js';
 import { formatToolTable, toolRows } from '../tool-table.js';
@@ -9,7 +9,7 @@ export async function runTools(flags: CliFlags): Promise<number> {
   const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
     await runtime.mcpReady();
-    for (const notice of runtime.notices) process.stderr.write(`wield: ${notice}\n`);
+    for (const notice of [...runtime.notices, ...mcpFailures(runtime)]) process.stderr.write(`wield: ${notice}\n`);
     const pool = runtime.registry.pool();
     const selection = selectToolsForRequest(pool, [], { cwd: runtime.session.cwd, enabled: runtime.settings.toolSearch.enabled });
     const rows = toolRows(pool, new Set(selection.deferred.map((tool) => tool.name)));

@@ -32,6 +32,7 @@ export interface CodingAgentOptions extends CodingRuntimeOptions {
 export interface CodingAgent {
   runtime: CodingRuntime;
   provider: ModelProvider;
+  /** The model the next request asks for (the CLI's `/model NAME` changes it; the provider stays). */
   model: string;
   /** The history so far (grows with each send). */
   messages: Message[];
@@ -65,7 +66,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       const message: Message = { role: 'user', content: [{ type: 'text', text: prompt }] };
       const result = await runAgent({
         provider,
-        model,
+        model: agent.model,
         messages: [...agent.messages, message],
         system: (tools, extra) => buildSystemPrompt({ tools, cwd: runtime.session.cwd, date: startedAt, extra: extraOf(extra) }),
         rt: runtime.rt,
@@ -83,7 +84,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return result;
     },
     async compact(signal) {
-      const outcome = await compactHistory({ provider, model, messages: agent.messages, signal });
+      const outcome = await compactHistory({ provider, model: agent.model, messages: agent.messages, signal });
       if (outcome.ok) agent.messages = outcome.messages;
       return outcome;
     },

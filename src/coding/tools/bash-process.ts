@@ -134,7 +134,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     child.on('exit', (code, signal) => {
       exitCode = code;
       exitSignal = signal;
-      if (!timedOut && !interrupted) leftRunning = markedProcesses(mark).map((p) => p.command);
+      if (!timedOut && !interrupted) leftRunning = markedProcesses(mark, child.pid).map((p) => p.command);
       if (child.pid !== undefined) terminate();
     });
     child.on('close', () => void finish());

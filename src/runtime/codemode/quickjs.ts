@@ -28,7 +28,7 @@ export const WASM_FILE = 'quickjs-ng.wasm';
 type Instantiate = (maxBytes: number) => Promise<QuickJSWASMModule>;
 let loading: Promise<Instantiate> | undefined;
 
-/** The instance's memory before the program allocates (Emscripten's INITIAL_MEMORY for this build). */
+/** The smallest memory this build starts with (Emscripten's INITIAL_MEMORY). */
 const INITIAL_BYTES = 16 * 1024 * 1024;
 const PAGE = 65536;
 
@@ -58,8 +58,12 @@ function load(): Promise<Instantiate> {
     // The compiled module is handed over, so Emscripten's own lookup (relative to a file the bundle moved) is never used.
     const wasmModule = await wasm.compile(readFileSync(shippedFile(WASM_FILE, '@jitl/quickjs-ng-wasmfile-release-sync/wasm')));
     return (maxBytes) => {
-      const maximum = Math.max(INITIAL_BYTES, Math.ceil(maxBytes / PAGE) * PAGE) / PAGE;
-      const wasmMemory = new wasm.Memory({ initial: INITIAL_BYTES / PAGE, maximum });
+      // Whole from the start, never grown: growing detaches the views quickjs-emscripten-core holds
+      // across an allocation (newPromise's pointer array), and a flood of tool calls then failed
+      // with "Cannot perform %TypedArray%.prototype.values on a detached ArrayBuffer" instead of
+      // stopping at its budget. Untouched pages cost no resident memory.
+      const pages = Math.max(INITIAL_BYTES, Math.ceil(maxBytes / PAGE) * PAGE) / PAGE;
+      const wasmMemory = new wasm.Memory({ initial: pages, maximum: pages });
       return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule, wasmMemory }));
     };
   })().catch((error: unknown) => {

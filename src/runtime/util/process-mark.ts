@@ -32,6 +32,16 @@ function environOf(pid: number): Buffer | undefined {
   }
 }
 
+/** The process group of `pid`, from /proc/<pid>/stat (`pid (comm) state ppid pgrp …`; comm may hold spaces). */
+function groupOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return undefined;
+  }
+}
+
 function commandOf(pid: number): string {
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`).toString('utf8').split('\0').filter(Boolean).join(' ');
@@ -40,8 +50,11 @@ function commandOf(pid: number): string {
   }
 }
 
-/** Processes whose environment has `needle` at the start of a variable. */
-function scan(needle: Buffer): MarkedProcess[] {
+/**
+ * Processes whose environment has `needle` at the start of a variable, or that are in the group
+ * `groupLeader` leads: a process in the middle of exec can show an empty environ for a moment.
+ */
+function scan(needle: Buffer, groupLeader?: number): MarkedProcess[] {
   if (process.platform !== 'linux') return [];
   let entries: string[];
   try {
@@ -55,15 +68,16 @@ function scan(needle: Buffer): MarkedProcess[] {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     const env = environOf(pid);
-    if (env && (env.subarray(0, needle.length).equals(needle) || env.includes(inner))) found.push({ pid, command: commandOf(pid) });
+    const marked = env !== undefined && (env.subarray(0, needle.length).equals(needle) || env.includes(inner));
+    if (marked || (groupLeader !== undefined && groupOf(pid) === groupLeader)) found.push({ pid, command: commandOf(pid) });
   }
   return found;
 }
 
-/** Live processes carrying exactly this mark. */
-export function markedProcesses(mark: string): MarkedProcess[] {
+/** Live processes carrying exactly this mark, and those in the group `groupLeader` leads. */
+export function markedProcesses(mark: string, groupLeader?: number): MarkedProcess[] {
   // The NUL ends the variable in environ, so mark `x.1` never matches `x.10`.
-  return scan(Buffer.from(`${MARK_VAR}=${mark}\0`));
+  return scan(Buffer.from(`${MARK_VAR}=${mark}\0`), groupLeader);
 }
 
 function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
