@@ -45,6 +45,19 @@ export const PERMISSION_SCHEMA = {
   required: ['allow'],
 };
 
+/** A permission question's elicitation answer, either revision: only a ticked "allow" allows. */
+export function permissionFromElicitation(action: 'accept' | 'decline' | 'cancel', content: { allow?: unknown } | undefined): PermissionAnswer {
+  if (action === 'accept' && content?.allow === true) return { behavior: 'allow' };
+  // The pipeline words it ("the user declined: …"); this says how, without a closing period.
+  return {
+    behavior: 'deny',
+    message:
+      action === 'accept'
+        ? 'left "allow" unticked in the MCP client'
+        : `${action === 'decline' ? 'declined' : 'dismissed'} the request in the MCP client`,
+  };
+}
+
 export function preview(input: Record<string, unknown>): string {
   const text = JSON.stringify(input);
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
@@ -78,15 +91,7 @@ async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGatew
       'requestState was already used: an answer allows one retry; call the tool again without requestState to be asked again',
     );
   const view = inputResponse(ctx.mcpReq.inputResponses, state.k);
-  if (view.kind === 'elicit' && view.action === 'accept' && view.content?.allow === true) return { behavior: 'allow' };
-  if (view.kind === 'elicit')
-    return {
-      behavior: 'deny',
-      message:
-        view.action === 'accept'
-          ? 'left "allow" unticked in the MCP client'
-          : `${view.action === 'decline' ? 'declined' : 'dismissed'} the request in the MCP client`,
-    };
+  if (view.kind === 'elicit') return permissionFromElicitation(view.action, view.content);
   return { behavior: 'deny', message: `sent no answer under "${state.k}" in inputResponses` };
 }
 

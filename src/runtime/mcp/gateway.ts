@@ -13,7 +13,7 @@ import type { AnyTool, ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { toCallToolResult, toMcpTool } from './gateway-content.js';
 import { GatewayClientState } from './gateway-session.js';
-import { modernToolCall, PERMISSION_SCHEMA, preview, registerTaskHandlers, type ModernGateway } from './gateway-modern.js';
+import { modernToolCall, PERMISSION_SCHEMA, permissionFromElicitation, preview, registerTaskHandlers, type ModernGateway } from './gateway-modern.js';
 import { TASKS_EXTENSION } from './gateway-tasks.js';
 import { combinedInstructions, registerUpstreamHandlers, type GatewayUpstream } from './gateway-upstream.js';
 import { messageOf } from '../util/message.js';
@@ -41,15 +41,7 @@ function elicitPermission(server: Server, ctx: ServerContext): AskPermission {
         { message: `Allow ${tool.name}? ${decision.reason}\nInput: ${preview(input)}`, requestedSchema: PERMISSION_SCHEMA },
         { signal, relatedRequestId: ctx.mcpReq.id },
       );
-      if (answer.action === 'accept' && answer.content?.allow === true) return { behavior: 'allow' };
-      // The pipeline words it ("the user declined: …"); this says how, without a closing period.
-      return {
-        behavior: 'deny',
-        message:
-          answer.action === 'accept'
-            ? 'left "allow" unticked in the MCP client'
-            : `${answer.action === 'decline' ? 'declined' : 'dismissed'} the request in the MCP client`,
-      };
+      return permissionFromElicitation(answer.action, answer.content);
     } catch (error) {
       // Not a refusal: the question never reached anyone. The pipeline reports a failed prompt.
       throw new Error(`the MCP client could not be asked: ${messageOf(error)}`);

@@ -1,20 +1,11 @@
 // Replies that break part-way or never come, through each real SDK against a stand-in server:
 // asked for again with a `retry` event (the partial reply is void), within our own timeouts.
-import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError, type ModelStreamEvent, type ProviderName } from '../../../src/runtime/providers/index.js';
-import { startStandin, type ScriptStep, type Standin } from '../../support/standin/index.js';
-import { collect, collectUntilError, DIALECTS, providerFor, request } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ProviderError, type ModelStreamEvent } from '../../../src/runtime/providers/index.js';
+import { collect, collectUntilError, DIALECTS, providerFor, request, standinPerTest } from './helpers.js';
 
-let standin: Standin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function serve(dialect: ProviderName, script: ScriptStep[]): Promise<Standin> {
-  standin = await startStandin({ dialect, script });
-  return standin;
-}
+/** A stand-in server for this test, closed after it. */
+const serve = standinPerTest();
 
 /** The text of the reply as a consumer keeps it: a retry event voids what came before. */
 function finalText(events: ModelStreamEvent[]): string {

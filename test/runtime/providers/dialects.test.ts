@@ -1,22 +1,14 @@
 // Each provider, through its real SDK, against a stand-in server speaking its wire format.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getEventListeners } from 'node:events';
 import { ProviderError, RAW_ARGUMENTS_KEY, type Message, type ProviderName } from '../../../src/runtime/providers/index.js';
-import { startStandin, type ScriptStep, type Standin } from '../../support/standin/index.js';
-import { collect, collectUntilError, DIALECTS, ends, PNG_1PX, providerFor, request, text } from './helpers.js';
+import { startStandin } from '../../support/standin/index.js';
+import { collect, collectUntilError, DIALECTS, ends, PNG_1PX, providerFor, request, standinPerTest, text } from './helpers.js';
 
 type Body = Record<string, unknown>;
 
-let standin: Standin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function serve(dialect: ProviderName, script: ScriptStep[]): Promise<Standin> {
-  standin = await startStandin({ dialect, script });
-  return standin;
-}
+/** A stand-in server for this test, closed after it. */
+const serve = standinPerTest();
 
 function errorBody(dialect: ProviderName, message: string): unknown {
   return dialect === 'anthropic'

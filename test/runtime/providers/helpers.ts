@@ -1,4 +1,6 @@
 // Shared test helpers: a provider pointed at a stand-in, and event collection.
+import { afterEach } from 'vitest';
+import { startStandin, type ScriptStep, type Standin } from '../../support/standin/index.js';
 import {
   createProvider,
   type ModelProvider,
@@ -61,3 +63,16 @@ export function text(events: ModelStreamEvent[]): string {
 
 /** A 1×1 transparent PNG. */
 export const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** Starts a stand-in server per call (one per test), each closed after its test. */
+export function standinPerTest(): (dialect: ProviderName, script: ScriptStep[]) => Promise<Standin> {
+  let standin: Standin | undefined;
+  afterEach(async () => {
+    await standin?.close();
+    standin = undefined;
+  });
+  return async (dialect, script) => {
+    standin = await startStandin({ dialect, script });
+    return standin;
+  };
+}
