@@ -239,6 +239,7 @@ export function bashTool(options: BashToolOptions = {}) {
       });
       const progress = progressReporter(ctx);
       const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+      let undone: string | undefined;
       const result = await runProcess({
         file: wrapped.file,
         args: wrapped.args,
@@ -250,10 +251,13 @@ export function bashTool(options: BashToolOptions = {}) {
         onOutput: progress.onOutput,
         graceMs: options.graceMs,
         extraPipe: wrapped.bridge,
-      }).finally(progress.stop);
+      }).finally(async () => {
+        progress.stop();
+        // Also when the run failed: the stand-ins held for it must not outlive it.
+        undone = await wrapped.afterRun?.();
+      });
       const cwdNote = updateCwd(ctx, result.sideChannel);
       const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;
-      const undone = await wrapped.afterRun?.();
       const explained = wrapped.sandboxed
         ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1, wrapped.profile)
         : undefined;
