@@ -51,32 +51,29 @@ export const ISOLATION_FLAGS: readonly string[] = [
 /** A guard-only command keeps the host's network, processes and sockets; it only loses capabilities and its terminal. */
 export const GUARD_FLAGS: readonly string[] = ['--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
 
-/** The fd bwrap reads the seccomp filter from; opened by the launcher shell below. */
+/** The fd bwrap reads the seccomp filter from. */
 export const SECCOMP_FD = 9;
 
+/** A file whoever spawns the command opens read-only and hands to the child as `fd` (see inherit.ts). */
+export interface InheritedFile {
+  fd: number;
+  file: string;
+}
+
 /**
- * The process to spawn. With a seccomp filter, a tiny shell opens the filter file on fd 9 and
- * execs bwrap (same pid, so killing the process group is unchanged): the caller's spawn only
- * sets up fds 0-3, and bwrap takes filters only as an fd.
+ * The process to spawn: bwrap itself. bwrap takes its seccomp filter only as an fd, so the
+ * spawner hands the filter file over at SECCOMP_FD (`inherit`). It used to be opened by a
+ * `/bin/sh` launcher that then exec'd bwrap: one more exec per command, which cost as much as the
+ * view's mounts together (BENCHMARKS.md, containment).
  */
 export function sandboxCommand(
   bwrapPath: string,
   plan: SandboxPlan,
   argv: readonly string[],
   seccompFile?: string,
-): { file: string; args: string[] } {
+): { file: string; args: string[]; inherit?: InheritedFile } {
   if (seccompFile === undefined) return { file: bwrapPath, args: buildBwrapArgs(plan, argv) };
-  return {
-    file: '/bin/sh',
-    args: [
-      '-c',
-      `exec ${SECCOMP_FD}<"$1" || exit 125; shift; exec "$@"`,
-      'wield-sandbox',
-      seccompFile,
-      bwrapPath,
-      ...buildBwrapArgs(plan, argv, SECCOMP_FD),
-    ],
-  };
+  return { file: bwrapPath, args: buildBwrapArgs(plan, argv, SECCOMP_FD), inherit: { fd: SECCOMP_FD, file: seccompFile } };
 }
 
 export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], seccompFd?: number): string[] {

@@ -8,7 +8,7 @@ import type { AllowBasis, SessionState, ToolContext } from '../../runtime/tool/t
 import { userHomes } from '../permissions/home.js';
 import { protectedOutsideWorkspace } from '../permissions/protected.js';
 import { ToolError } from '../../runtime/tool/types.js';
-import { sandboxCommand } from './argv.js';
+import { sandboxCommand, type InheritedFile } from './argv.js';
 import { bridgeSource } from './bridge.js';
 import { serveBridge } from './network-proxy.js';
 import { planSandbox, type SandboxProfile, type ViewInput } from './plan.js';
@@ -26,6 +26,8 @@ export interface WrappedCommand {
   file: string;
   args: string[];
   sandboxed: boolean;
+  /** A file to open and hand to the process at its fd when spawning it (bwrap's seccomp filter; see inherit.ts). */
+  inherit?: InheritedFile;
   /** How it runs inside bubblewrap (absent when it does not). */
   profile?: SandboxProfile;
   /** Why the command is not sandboxed (absent when it is). */

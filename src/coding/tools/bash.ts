@@ -16,6 +16,7 @@ import { OutputCapture } from './bash-output.js';
 import { pathLikeWords } from './shell-words.js';
 import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
 import type { SandboxProfile } from '../sandbox/plan.js';
+import type { InheritedFile } from '../sandbox/argv.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -59,6 +60,8 @@ export interface BashToolOptions {
     sandboxed: boolean;
     profile?: SandboxProfile;
     bridge?: ExtraPipe;
+    /** A file to hand to the process at its fd (the sandbox's seccomp filter). */
+    inherit?: InheritedFile;
     /** Run once the command has ended; a note for the result (what the sandbox undid). */
     afterRun?: () => Promise<string | undefined>;
   }>;
@@ -251,6 +254,7 @@ export function bashTool(options: BashToolOptions = {}) {
         onOutput: progress.onOutput,
         graceMs: options.graceMs,
         extraPipe: wrapped.bridge,
+        inherit: wrapped.inherit,
       }).finally(async () => {
         progress.stop();
         // Also when the run failed: the stand-ins held for it must not outlive it.

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandboxWrap, sandboxStatus } from '../../../src/coding/sandbox/index.js';
+import { stdioWith } from '../../../src/coding/sandbox/inherit.js';
 import { StandIns } from '../../../src/coding/sandbox/stand-ins.js';
 import type { SandboxSettings } from '../../../src/coding/sandbox/settings.js';
 import { createSession } from '../../../src/runtime/tool/session.js';
@@ -133,7 +134,9 @@ describe.skipIf(!status.available)(`protected files that do not exist yet, ${tit
     execFileSync('mkfifo', [fifo]);
     const script = `echo started; read -r _ < go; echo evil > .mcp.json; echo "made=$?"`;
     const long = await wrap(bash(script), ctx, { command: script });
-    const child = spawn(long.file, long.args, { cwd: f.ws, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const stdio = stdioWith(['ignore', 'pipe', 'pipe', 'pipe'], long.inherit);
+    const child = spawn(long.file, long.args, { cwd: f.ws, stdio: stdio.stdio });
+    stdio.close();
     let out = '';
     const started = new Promise<void>((resolve) => {
       (child.stdout as Readable).on('data', (d: Buffer) => {

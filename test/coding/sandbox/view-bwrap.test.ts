@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDenyPredicate } from '../../../src/coding/permissions/read-deny.js';
 import { createSandboxWrap, sandboxStatus } from '../../../src/coding/sandbox/index.js';
+import { stdioWith } from '../../../src/coding/sandbox/inherit.js';
 import { createSession } from '../../../src/runtime/tool/session.js';
 import type { AllowBasis, SessionState, ToolContext } from '../../../src/runtime/tool/types.js';
 import { bash, git, makeFixture, runWrapped, type Fixture, type RunResult } from './helpers.js';
@@ -152,7 +153,9 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     const wrap = createSandboxWrap({}, session, { home: f.home, env });
     const script = `echo more >> notes.txt && git commit -qam more && git log -1 --format=%an; cat ${f.home}/.gitconfig`;
     const cmd = await wrap(bash(script), { ...f.ctx, session, allowedBy: 'mode' }, {});
-    const r = spawnSync(cmd.file, cmd.args, { cwd: f.ws, env, encoding: 'utf8' });
+    const stdio = stdioWith(['ignore', 'pipe', 'pipe'], cmd.inherit);
+    const r = spawnSync(cmd.file, cmd.args, { cwd: f.ws, env, encoding: 'utf8', stdio: stdio.stdio });
+    stdio.close();
     expect(r.stdout).toBe('Ada\n');
     expect(r.stderr).toMatch(/No such file or directory/);
   });
