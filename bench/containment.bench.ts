@@ -60,6 +60,14 @@ async function main(): Promise<void> {
     const bwrapArgs = shipped.args;
     const filter = shipped.inherit;
     const tail = bwrapArgs.slice(bwrapArgs.indexOf('--unshare-net'));
+    // The view as a normal user gets it: no masks over /etc files only root can open (etcMasks).
+    const withoutEtcMasks: string[] = [];
+    for (let i = 0; i < bwrapArgs.length; i++) {
+      const a = bwrapArgs[i];
+      if (a === '--ro-bind' && bwrapArgs[i + 2]?.startsWith('/etc/')) i += 2;
+      else if (a === '--perms' && bwrapArgs[i + 3]?.startsWith('/etc/')) i += 5;
+      else withoutEtcMasks.push(a);
+    }
     // How the filter reached bwrap before: a shell opened it on fd 9, then exec'd bwrap.
     const launcher = (args: readonly string[], file: string): string[] => [
       '-c',
@@ -82,6 +90,8 @@ async function main(): Promise<void> {
         const w = await wrap(argv, ctx, { command: 'true' });
         await runOnce(w.file, w.args, ws, w.inherit);
       },
+      'bwrap alone, the view without the /etc masks (a normal user: those files are closed to them)': () =>
+        runOnce(bwrap, withoutEtcMasks, ws, filter),
       "bwrap alone, '/' read-only instead of the view's mounts": () =>
         runOnce(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...tail], ws, filter),
       "bwrap's floor: --ro-bind / / only (user and mount namespaces)": () => runOnce(bwrap, ['--ro-bind', '/', '/', '--', ...argv], ws),

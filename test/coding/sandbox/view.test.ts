@@ -2,7 +2,7 @@
 // mounted, in which order, and what is never shown (homes, wield's folder, other projects).
 import { describe, expect, it } from 'vitest';
 import { buildBwrapArgs, type SandboxPlan } from '../../../src/coding/sandbox/argv.js';
-import { computeView, type Mount, type ViewFacts } from '../../../src/coding/sandbox/view.js';
+import { computeView, etcMasks, type Mount, type ViewFacts } from '../../../src/coding/sandbox/view.js';
 
 const facts = (over: Partial<ViewFacts> = {}): ViewFacts => ({
   system: [{ path: '/usr' }, { path: '/bin', link: 'usr/bin' }, { path: '/etc' }],
@@ -105,6 +105,16 @@ describe('computeView', () => {
   it("this session's own folder (spilled outputs) is shown read-only", () => {
     const view = computeView(facts({ sessionDir: '/home/u/.wield/sessions/s1' }));
     expect(view.mounts.at(-1)).toEqual({ kind: 'ro-bind', src: '/home/u/.wield/sessions/s1', dest: '/home/u/.wield/sessions/s1' });
+  });
+});
+
+describe('etcMasks', () => {
+  it('masks the /etc secrets this user can open, and spares a mount for each it cannot', () => {
+    const present = ['/etc/shadow', '/etc/sudoers', '/etc/ssl/private', '/etc/ssh/ssh_host_ed25519_key'];
+    // Root opens them all: all masked.
+    expect(etcMasks(present, () => true)).toEqual(present);
+    // A normal user: shadow and the host key are closed; a world-readable sudoers is not.
+    expect(etcMasks(present, (p) => p === '/etc/sudoers')).toEqual(['/etc/sudoers']);
   });
 });
 
