@@ -81,8 +81,13 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   const args = plan.view === undefined ? ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'] : plan.view.flatMap(mountArgs);
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   // Read-only even when the session folder sits inside a writable root, so no command can
-  // swap the filter or the stand-in file that later commands are built with.
-  args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
+  // swap the filter or the stand-in file that later commands are built with. In the view, where
+  // the last mount over it is read-only and no writable folder covers it, it is so already:
+  // one mount fewer per command.
+  const lastOver = plan.view?.filter((m) => isUnder(plan.supportDir, m.dest)).at(-1);
+  const readOnlyAlready = lastOver?.kind === 'ro-bind' && !plan.writable.some((w) => isUnder(plan.supportDir, w));
+  if (!readOnlyAlready) args.push('--ro-bind', plan.supportDir, plan.supportDir);
+  args.push('--bind', plan.tmpDir, plan.tmpDir);
   for (const p of plan.readOnly) args.push('--ro-bind', p, p);
   for (const dir of plan.emptyReadOnlyDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.deniedDirs) args.push('--perms', '0000', '--tmpfs', dir, '--remount-ro', dir);
@@ -90,8 +95,6 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   // A protected folder may hold wield's own folders (a workspace at $HOME protects ~/.wield,
   // where sessions live): mount them again so the temp folder stays writable and the support
   // folder read-only, whatever was mounted over them.
-  const isUnder = (child: string, parent: string): boolean =>
-    child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
   const covering = [...plan.readOnly, ...plan.emptyReadOnlyDirs, ...plan.deniedDirs];
   if (covering.some((p) => isUnder(plan.tmpDir, p) || isUnder(plan.supportDir, p))) {
     args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
@@ -105,6 +108,9 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);
   return args;
 }
+
+const isUnder = (child: string, parent: string): boolean =>
+  child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
 function mountArgs(mount: Mount): string[] {
   switch (mount.kind) {

@@ -146,6 +146,15 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     expect(ro.stdout).toMatch(/ws=1/);
   });
 
+  it("wield's support folder stays read-only in the view, its temp folder writable", async () => {
+    const support = path.join(session.dir, 'sandbox');
+    for (const allowedBy of ['verdict', 'mode'] as const) {
+      const r = await run(`echo x > ${support}/planted; echo "support=$?"; echo x > $TMPDIR/t; echo "tmp=$?"`, allowedBy);
+      expect(r.stdout, allowedBy).toMatch(/support=1/);
+      expect(r.stdout, allowedBy).toMatch(/tmp=0/);
+    }
+  });
+
   it("confined: git commit works with the identity from the user's git config, which stays hidden", async () => {
     // As on a machine whose identity is only in ~/.gitconfig (the test runner sets it in the environment).
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^GIT_(AUTHOR|COMMITTER)_/.test(name)));

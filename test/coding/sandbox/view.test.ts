@@ -144,4 +144,19 @@ describe('buildBwrapArgs with a view', () => {
     expect(args.join(' ')).toContain('--setenv HOME /home/u');
     expect(args.join(' ')).toContain('--unsetenv XDG_CONFIG_HOME');
   });
+
+  it("mounts the support folder read-only again only where the view's last mount over it is not read-only", () => {
+    const session: Mount = { kind: 'ro-bind', src: '/s', dest: '/s' };
+    const again = (p: SandboxPlan): boolean => buildBwrapArgs(p, ['true']).join(' ').includes('--ro-bind /s/sandbox /s/sandbox');
+    const contained = { ...plan, supportDir: '/s/sandbox', tmpDir: '/s/sandbox/tmp', writable: [] };
+    const view = plan.view ?? [];
+    // The session folder is mounted read-only last: the support folder in it is read-only already.
+    expect(again({ ...contained, view: [...view, session] })).toBe(false);
+    // A writable folder over it, or a writable mount after the read-only one: mounted again.
+    expect(again({ ...contained, view: [...view, session], writable: ['/s'] })).toBe(true);
+    expect(again({ ...contained, view: [...view, session, { kind: 'tmpfs', dest: '/s' }] })).toBe(true);
+    // Not in the view at all (or no view): mounted.
+    expect(again(contained)).toBe(true);
+    expect(again({ ...contained, view: undefined })).toBe(true);
+  });
 });
