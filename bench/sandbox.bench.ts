@@ -8,18 +8,18 @@ import path from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import { createSandboxWrap, sandboxStatus, type CommandBridge } from '../src/coding/sandbox/index.js';
 import { createSession } from '../src/runtime/tool/session.js';
+import type { InheritedFile } from '../src/coding/sandbox/argv.js';
+import { stdioWith } from '../src/coding/sandbox/inherit.js';
 import type { AllowBasis, ToolContext } from '../src/runtime/tool/types.js';
 
 const ROUNDS = 41;
 const GOAL_MS = 20;
 
-function runOnce(file: string, args: string[], cwd: string, bridge?: CommandBridge): Promise<void> {
+function runOnce(file: string, args: string[], cwd: string, bridge?: CommandBridge, inherit?: InheritedFile): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(bridge ? ['pipe' as const] : [])],
-    });
+    const stdio = stdioWith(['ignore', 'pipe', 'pipe', 'pipe', ...(bridge ? ['pipe' as const] : [])], inherit);
+    const child = spawn(file, args, { cwd, detached: true, stdio: stdio.stdio });
+    stdio.close();
     if (bridge) bridge.serve(child.stdio[bridge.fd] as Duplex);
     for (const fd of [1, 2, 3]) (child.stdio[fd] as Readable).resume();
     child.on('error', reject);
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
         // The first sandboxed run leaves the .wield mount point behind; the plan keeps its walk of
         // the workspace only once folders have been still for 2 s (see src/coding/sandbox/scan.ts).
         const first = await wrap(argv, ctx, { command });
-        await runOnce(first.file, first.args, ws);
+        await runOnce(first.file, first.args, ws, undefined, first.inherit);
         await new Promise((resolve) => setTimeout(resolve, 2_100));
         const direct: number[] = [];
         const sandboxed: number[] = [];
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
           const t1 = performance.now();
           const wrapped = await wrap(argv, ctx, { command });
           const t2 = performance.now();
-          await runOnce(wrapped.file, wrapped.args, ws);
+          await runOnce(wrapped.file, wrapped.args, ws, undefined, wrapped.inherit);
           const t3 = performance.now();
           direct.push(t1 - t0);
           planning.push(t2 - t1);
@@ -161,7 +161,7 @@ async function profileOverhead(ws: string, base: string): Promise<Record<string,
         const t1 = performance.now();
         const wrapped = await w(argv, { ...ctx, allowedBy }, { command });
         const t2 = performance.now();
-        await runOnce(wrapped.file, wrapped.args, ws);
+        await runOnce(wrapped.file, wrapped.args, ws, undefined, wrapped.inherit);
         added[name].push(performance.now() - t1 - (t1 - t0));
         direct.push(t1 - t0);
         if (w === wrap && (allowedBy === 'verdict' || allowedBy === 'rule')) plans[allowedBy].push(t2 - t1);
@@ -189,10 +189,10 @@ async function bridgeOverhead(ws: string, base: string): Promise<Record<string, 
   for (let i = 0; i < ROUNDS; i++) {
     const t0 = performance.now();
     const a = await plain(argv, ctx, {});
-    await runOnce(a.file, a.args, ws);
+    await runOnce(a.file, a.args, ws, undefined, a.inherit);
     const t1 = performance.now();
     const b = await bridged(argv, ctx, {});
-    await runOnce(b.file, b.args, ws, b.bridge);
+    await runOnce(b.file, b.args, ws, b.bridge, b.inherit);
     without.push(t1 - t0);
     withBridge.push(performance.now() - t1);
   }

@@ -51,32 +51,29 @@ export const ISOLATION_FLAGS: readonly string[] = [
 /** A guard-only command keeps the host's network, processes and sockets; it only loses capabilities and its terminal. */
 export const GUARD_FLAGS: readonly string[] = ['--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
 
-/** The fd bwrap reads the seccomp filter from; opened by the launcher shell below. */
+/** The fd bwrap reads the seccomp filter from. */
 export const SECCOMP_FD = 9;
 
+/** A file whoever spawns the command opens read-only and hands to the child as `fd` (see inherit.ts). */
+export interface InheritedFile {
+  fd: number;
+  file: string;
+}
+
 /**
- * The process to spawn. With a seccomp filter, a tiny shell opens the filter file on fd 9 and
- * execs bwrap (same pid, so killing the process group is unchanged): the caller's spawn only
- * sets up fds 0-3, and bwrap takes filters only as an fd.
+ * The process to spawn: bwrap itself. bwrap takes its seccomp filter only as an fd, so the
+ * spawner hands the filter file over at SECCOMP_FD (`inherit`). It used to be opened by a
+ * `/bin/sh` launcher that then exec'd bwrap: one more exec per command, which cost as much as the
+ * view's mounts together (BENCHMARKS.md, containment).
  */
 export function sandboxCommand(
   bwrapPath: string,
   plan: SandboxPlan,
   argv: readonly string[],
   seccompFile?: string,
-): { file: string; args: string[] } {
+): { file: string; args: string[]; inherit?: InheritedFile } {
   if (seccompFile === undefined) return { file: bwrapPath, args: buildBwrapArgs(plan, argv) };
-  return {
-    file: '/bin/sh',
-    args: [
-      '-c',
-      `exec ${SECCOMP_FD}<"$1" || exit 125; shift; exec "$@"`,
-      'wield-sandbox',
-      seccompFile,
-      bwrapPath,
-      ...buildBwrapArgs(plan, argv, SECCOMP_FD),
-    ],
-  };
+  return { file: bwrapPath, args: buildBwrapArgs(plan, argv, SECCOMP_FD), inherit: { fd: SECCOMP_FD, file: seccompFile } };
 }
 
 export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], seccompFd?: number): string[] {
@@ -84,8 +81,13 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   const args = plan.view === undefined ? ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'] : plan.view.flatMap(mountArgs);
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   // Read-only even when the session folder sits inside a writable root, so no command can
-  // swap the filter or the stand-in file that later commands are built with.
-  args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
+  // swap the filter or the stand-in file that later commands are built with. In the view, where
+  // the last mount over it is read-only and no writable folder covers it, it is so already:
+  // one mount fewer per command.
+  const lastOver = plan.view?.filter((m) => isUnder(plan.supportDir, m.dest)).at(-1);
+  const readOnlyAlready = lastOver?.kind === 'ro-bind' && !plan.writable.some((w) => isUnder(plan.supportDir, w));
+  if (!readOnlyAlready) args.push('--ro-bind', plan.supportDir, plan.supportDir);
+  args.push('--bind', plan.tmpDir, plan.tmpDir);
   for (const p of plan.readOnly) args.push('--ro-bind', p, p);
   for (const dir of plan.emptyReadOnlyDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const dir of plan.deniedDirs) args.push('--perms', '0000', '--tmpfs', dir, '--remount-ro', dir);
@@ -93,8 +95,6 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   // A protected folder may hold wield's own folders (a workspace at $HOME protects ~/.wield,
   // where sessions live): mount them again so the temp folder stays writable and the support
   // folder read-only, whatever was mounted over them.
-  const isUnder = (child: string, parent: string): boolean =>
-    child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
   const covering = [...plan.readOnly, ...plan.emptyReadOnlyDirs, ...plan.deniedDirs];
   if (covering.some((p) => isUnder(plan.tmpDir, p) || isUnder(plan.supportDir, p))) {
     args.push('--ro-bind', plan.supportDir, plan.supportDir, '--bind', plan.tmpDir, plan.tmpDir);
@@ -108,6 +108,9 @@ export function buildBwrapArgs(plan: SandboxPlan, argv: readonly string[], secco
   args.push('--setenv', 'TMPDIR', plan.tmpDir, '--chdir', plan.cwd, '--', ...argv);
   return args;
 }
+
+const isUnder = (child: string, parent: string): boolean =>
+  child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
 function mountArgs(mount: Mount): string[] {
   switch (mount.kind) {

@@ -65,7 +65,7 @@ export interface ProtectedPath {
    * create it. Only where git reads the content exactly as it reads no file at all.
    */
   placeholder?: string;
-  /** A missing folder gets no empty read-only mount (which would leave the folder behind): it stays unprotected. */
+  /** A missing folder gets no lasting empty mount point (it would appear in every project): a stand-in while a command runs (stand-ins.ts). */
   leaveMissing?: true;
 }
 
@@ -78,9 +78,8 @@ export interface ProtectedPath {
  */
 export const PROTECTED_PATHS: readonly ProtectedPath[] = [
   { rel: '.wield', kind: 'dir' },
-  // No placeholder: an empty file is not JSON, and would break whatever reads .mcp.json.
+  // No placeholder: an empty file is not JSON, and would break whatever reads .mcp.json. Missing, a stand-in.
   { rel: '.mcp.json', kind: 'file' },
-  // Missing, no empty folder is mounted (it would appear in every project); one a command creates is removed.
   { rel: '.vscode', kind: 'dir', leaveMissing: true },
 ];
 

@@ -1,13 +1,14 @@
 // Is the sandbox usable here, and what exactly does it provide? Answered by running bwrap with
 // the same flags real commands get (kernels and containers differ: user namespaces may be off,
 // /proc may not be mountable), so the status never claims a protection that is not there.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ISOLATION_FLAGS, sandboxCommand } from './argv.js';
+import { ISOLATION_FLAGS, sandboxCommand, type InheritedFile } from './argv.js';
+import { stdioWith } from './inherit.js';
 import { unixSocketFilter } from './seccomp.js';
 import type { SandboxSettings } from './settings.js';
 
@@ -186,7 +187,7 @@ async function tryFullSandbox(bwrapPath: string, filter: Buffer | undefined): Pr
       ['true'],
       filter === undefined ? undefined : filterFile,
     );
-    return await bwrapError(command.file, command.args);
+    return await bwrapError(command.file, command.args, command.inherit);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -225,13 +226,27 @@ async function probeFeatures(bwrapPath: string): Promise<SandboxFeatures> {
   };
 }
 
-async function bwrapError(file: string, args: string[]): Promise<string | undefined> {
+/** What bwrap printed when it failed (its stderr, else how it ended), undefined when it ran. */
+async function bwrapError(file: string, args: string[], inherit?: InheritedFile): Promise<string | undefined> {
+  let stdio: ReturnType<typeof stdioWith>;
   try {
-    await run(file, args, { timeout: PROBE_TIMEOUT_MS });
-    return undefined;
+    stdio = stdioWith(['ignore', 'ignore', 'pipe'], inherit);
   } catch (err) {
     return message(err);
   }
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(file, args, { stdio: stdio.stdio, timeout: PROBE_TIMEOUT_MS });
+    stdio.close();
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', (err) => resolve(err.message));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(undefined);
+      else resolve(stderr.trim() || (signal === null ? `bwrap exited with code ${code}` : `bwrap was ended by ${signal}`));
+    });
+  });
 }
 
 function message(err: unknown): string {

@@ -2,14 +2,14 @@
 // does not depend on the workspace (system folders, PATH, homes, /etc secrets) is read once per
 // wrap and kept while PATH is the same; the roots' git folders are read per command (a few stats).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { kindOf, readText, realOrUndefined } from './fs-probe.js';
 import { rootGit } from './git-dirs.js';
-import { ETC_SECRETS, HARMLESS_HOME_FILES, SSH_HOST_KEY, SYSTEM_DIRS, type PathDirFact, type ViewFacts } from './view.js';
+import { ETC_SECRETS, etcMasks, HARMLESS_HOME_FILES, SSH_HOST_KEY, SYSTEM_DIRS, type PathDirFact, type ViewFacts } from './view.js';
 
 export interface MachineFacts extends Omit<ViewFacts, 'roots' | 'rootGitDirs'> {
-  /** Secret files and folders under /etc that exist, to mask. */
+  /** Secret files and folders under /etc that exist and this user can open, to mask. */
   etcSecrets: string[];
 }
 
@@ -38,7 +38,7 @@ export function machineFacts(input: MachineInput): MachineFacts {
         return src !== undefined && kindOf(src) === 'file' ? [{ src, dest }] : [];
       }),
     ),
-    etcSecrets: [...ETC_SECRETS.filter((p) => kindOf(p) !== undefined), ...sshHostKeys()],
+    etcSecrets: etcMasks([...ETC_SECRETS.filter((p) => kindOf(p) !== undefined), ...sshHostKeys()], opens),
     gitIdentity: {
       name: input.env.GIT_AUTHOR_NAME === undefined ? globalGitConfig('user.name', input.env) : undefined,
       email: input.env.GIT_AUTHOR_EMAIL === undefined ? globalGitConfig('user.email', input.env) : undefined,
@@ -87,6 +87,19 @@ function sshHostKeys(): string[] {
   } catch {
     return [];
   }
+}
+
+/** Whether this user can read the file, or list or enter the folder. */
+function opens(p: string): boolean {
+  const can = (mode: number): boolean => {
+    try {
+      accessSync(p, mode);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return can(constants.R_OK) || (kindOf(p) === 'dir' && can(constants.X_OK));
 }
 
 function linkTarget(p: string): string | undefined {

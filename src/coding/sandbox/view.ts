@@ -37,6 +37,15 @@ export const ETC_SECRETS: readonly string[] = [
 export const SSH_HOST_KEY = /^ssh_host_.*_key$/;
 
 /**
+ * The /etc secrets to mask: those present that this user can open. A command in the view runs as
+ * the same user with every capability dropped, so what is closed to the user now stays closed
+ * inside; each mask is one more mount per command (six for a normal user, all of them for root).
+ */
+export function etcMasks(present: readonly string[], open: (p: string) => boolean): string[] {
+  return present.filter(open);
+}
+
+/**
  * The only home-folder files a contained command sees, each audited as holding no credentials
  * and changing nothing that runs: git's global ignore and attributes files (so `git status` lists
  * what it lists outside) and the editor settings formatters read. Not ~/.gitconfig: it may name

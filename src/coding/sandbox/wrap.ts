@@ -8,13 +8,14 @@ import type { AllowBasis, SessionState, ToolContext } from '../../runtime/tool/t
 import { userHomes } from '../permissions/home.js';
 import { protectedOutsideWorkspace } from '../permissions/protected.js';
 import { ToolError } from '../../runtime/tool/types.js';
-import { sandboxCommand } from './argv.js';
+import { sandboxCommand, type InheritedFile } from './argv.js';
 import { bridgeSource } from './bridge.js';
 import { serveBridge } from './network-proxy.js';
 import { planSandbox, type SandboxProfile, type ViewInput } from './plan.js';
 import type { HidePredicate } from './scan.js';
 import { unixSocketFilter } from './seccomp.js';
 import { DEFAULT_DENY_READ, expandPath, type SandboxSettings } from './settings.js';
+import { StandIns } from './stand-ins.js';
 import { sandboxStatus } from './status.js';
 import { messageOf } from '../../runtime/util/message.js';
 import { mayNameSecret } from '../bash/paths.js';
@@ -25,6 +26,8 @@ export interface WrappedCommand {
   file: string;
   args: string[];
   sandboxed: boolean;
+  /** A file to open and hand to the process at its fd when spawning it (bwrap's seccomp filter; see inherit.ts). */
+  inherit?: InheritedFile;
   /** How it runs inside bubblewrap (absent when it does not). */
   profile?: SandboxProfile;
   /** Why the command is not sandboxed (absent when it is). */
@@ -32,8 +35,9 @@ export interface WrappedCommand {
   /** Protected paths this command could still create or replace (see PlanResult.unprotected). */
   unprotected?: string[];
   /**
-   * Call when the command has ended: removes the protected files it created where nothing could be
-   * mounted (a missing `.mcp.json`), and says so; undefined when it created none.
+   * Call when the command has ended (or failed to start): removes the stand-ins held for it
+   * (stand-ins.ts) and what it created at protected paths nothing could be mounted on, and says
+   * so; undefined when it created none.
    */
   afterRun?: () => Promise<string | undefined>;
   /**
@@ -97,6 +101,8 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
 
   const homes = options.home === undefined ? userHomes() : [options.home];
   const protectedOutside = protectedOutsideWorkspace(homes, options.wieldHomes ?? []);
+  // One count for all of this session's commands, which may run side by side.
+  const standIns = new StandIns();
   // `~/` entries in every home a program may use (see userHomes).
   const defaultDenyRead = [
     ...new Set(homes.flatMap((home) => DEFAULT_DENY_READ.map((entry) => (entry.startsWith('~/') ? expandPath(entry, '/', home) : entry)))),
@@ -130,7 +136,11 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
     try {
       await prepare();
       const base = session.roots[0] ?? ctx.session.cwd;
-      const { plan, unprotected } = await planSandbox({
+      const {
+        plan,
+        unprotected,
+        standIns: held,
+      } = await planSandbox({
         profile,
         roots: session.roots,
         writableRoots: (settings.writableRoots ?? []).map((p) => expandPath(p, base, options.home)),
@@ -142,6 +152,7 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
         home: options.home,
         protectedOutside,
         view: viewFor(profile),
+        standIns,
       });
       // Sockets are refused only where the network is: a guarded command keeps the host's.
       const seccomp = profile !== 'guarded' && status.features.unixSocketsBlocked ? filterFile : undefined;
@@ -153,7 +164,13 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
         profile,
         unprotected,
         bridge: network.bridge,
-        afterRun: missing.length === 0 ? undefined : () => removeCreated(missing),
+        afterRun:
+          held.length === 0 && missing.length === 0
+            ? undefined
+            : () => {
+                standIns.release(held);
+                return removeCreated(missing);
+              },
       };
     } catch (err) {
       // Running unsandboxed here would hand out a protection the user was promised; refuse instead.

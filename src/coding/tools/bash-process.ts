@@ -7,6 +7,8 @@ import { holdMark, MARK_VAR, markedProcesses, newMark, signalMarked } from '../.
 import type { Duplex, Readable } from 'node:stream';
 import type { OutputCapture } from './bash-output.js';
 import type { Captured } from './bash-output.js';
+import type { InheritedFile } from '../sandbox/argv.js';
+import { stdioWith, type StdioEntry } from '../sandbox/inherit.js';
 
 export interface RunOptions {
   file: string;
@@ -22,6 +24,8 @@ export interface RunOptions {
   graceMs?: number;
   /** One more pipe for the command, at `fd`, handed to `serve` (the sandbox's network bridge). */
   extraPipe?: ExtraPipe;
+  /** A file opened and handed to the command at its fd (the sandbox's seccomp filter). */
+  inherit?: InheritedFile;
 }
 
 export interface ExtraPipe {
@@ -30,8 +34,8 @@ export interface ExtraPipe {
 }
 
 /** stdin closed, stdout and stderr captured, fd 3 the side channel; then the extra pipe, if any. */
-function stdioFor(extra: ExtraPipe | undefined): ('ignore' | 'pipe')[] {
-  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', 'pipe'];
+function stdioFor(extra: ExtraPipe | undefined): StdioEntry[] {
+  const stdio: StdioEntry[] = ['ignore', 'pipe', 'pipe', 'pipe'];
   if (extra) {
     while (stdio.length < extra.fd) stdio.push('ignore');
     stdio[extra.fd] = 'pipe';
@@ -58,14 +62,21 @@ const CLOSE_WAIT_MS = 1_000;
 
 export function runProcess(options: RunOptions): Promise<RunResult> {
   return new Promise((resolve) => {
+    // Opened first: a missing filter file fails the call before anything is held.
+    const stdio = stdioWith(stdioFor(options.extraPipe), options.inherit);
     const mark = newMark();
     const release = holdMark(mark);
-    const child = spawn(options.file, options.args, {
-      cwd: options.cwd,
-      env: { ...options.env, [MARK_VAR]: mark },
-      detached: true, // own process group, so one kill reaches every descendant
-      stdio: stdioFor(options.extraPipe),
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(options.file, options.args, {
+        cwd: options.cwd,
+        env: { ...options.env, [MARK_VAR]: mark },
+        detached: true, // own process group, so one kill reaches every descendant
+        stdio: stdio.stdio,
+      });
+    } finally {
+      stdio.close();
+    }
     if (options.extraPipe) options.extraPipe.serve(child.stdio[options.extraPipe.fd] as Duplex);
     let timedOut = false;
     let interrupted = false;

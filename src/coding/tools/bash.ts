@@ -16,6 +16,7 @@ import { OutputCapture } from './bash-output.js';
 import { pathLikeWords } from './shell-words.js';
 import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
 import type { SandboxProfile } from '../sandbox/plan.js';
+import type { InheritedFile } from '../sandbox/argv.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -59,6 +60,8 @@ export interface BashToolOptions {
     sandboxed: boolean;
     profile?: SandboxProfile;
     bridge?: ExtraPipe;
+    /** A file to hand to the process at its fd (the sandbox's seccomp filter). */
+    inherit?: InheritedFile;
     /** Run once the command has ended; a note for the result (what the sandbox undid). */
     afterRun?: () => Promise<string | undefined>;
   }>;
@@ -239,6 +242,7 @@ export function bashTool(options: BashToolOptions = {}) {
       });
       const progress = progressReporter(ctx);
       const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+      let undone: string | undefined;
       const result = await runProcess({
         file: wrapped.file,
         args: wrapped.args,
@@ -250,10 +254,14 @@ export function bashTool(options: BashToolOptions = {}) {
         onOutput: progress.onOutput,
         graceMs: options.graceMs,
         extraPipe: wrapped.bridge,
-      }).finally(progress.stop);
+        inherit: wrapped.inherit,
+      }).finally(async () => {
+        progress.stop();
+        // Also when the run failed: the stand-ins held for it must not outlive it.
+        undone = await wrapped.afterRun?.();
+      });
       const cwdNote = updateCwd(ctx, result.sideChannel);
       const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;
-      const undone = await wrapped.afterRun?.();
       const explained = wrapped.sandboxed
         ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1, wrapped.profile)
         : undefined;

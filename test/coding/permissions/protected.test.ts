@@ -24,10 +24,23 @@ describe('protectedWriteReason', () => {
     '/home/u/.zshrc',
     '/home/u/.profile',
     '/home/u/.gitconfig',
+    // The sandbox keeps these too (one list): an editor applies .vscode/ as it changes; git reads ~/.config/git/config.
+    '/ws/.vscode/tasks.json',
+    '/ws/.VSCode/settings.json',
+    '/home/u/.config/git/config',
+    '/home/u/.config/Git/attributes',
   ])('refuses %s', (p) => {
     expect(protectedWriteReason(p)).toBeDefined();
   });
-  it.each(['/ws/src/git.ts', '/ws/.gitignore', '/ws/.github/workflows/ci.yml', '/ws/docs/bashrc.md', '/ws/.wieldrc'])('allows %s', (p) => {
+  it.each([
+    '/ws/src/git.ts',
+    '/ws/.gitignore',
+    '/ws/.github/workflows/ci.yml',
+    '/ws/docs/bashrc.md',
+    '/ws/.wieldrc',
+    '/ws/.config/gitx/a',
+    '/ws/git/.config',
+  ])('allows %s', (p) => {
     expect(protectedWriteReason(p)).toBeUndefined();
   });
 });
@@ -77,7 +90,7 @@ describe('editRuleFor', () => {
 describe('protectedOutsideWorkspace', () => {
   // projects.json records trusted projects: a command rewriting it would trust a project's settings.
   it("guards wield's projects record next to its user settings", () => {
-    const list = protectedOutsideWorkspace(['/h'], ['/w']);
+    const list = protectedOutsideWorkspace(['/h'], ['/w']).map((e) => e.path);
     expect(list).toEqual(expect.arrayContaining(['/h/.wield/settings.json', '/h/.wield/projects.json', '/w/.wield/projects.json']));
   });
 });

@@ -9,6 +9,7 @@ import type { Duplex, Readable } from 'node:stream';
 import { createSession } from '../../../src/runtime/tool/session.js';
 import type { SessionState, ToolContext } from '../../../src/runtime/tool/types.js';
 import type { WrappedCommand } from '../../../src/coding/sandbox/wrap.js';
+import { stdioWith } from '../../../src/coding/sandbox/inherit.js';
 
 export interface Fixture {
   base: string;
@@ -50,11 +51,9 @@ export interface RunResult {
 
 export function runWrapped(cmd: WrappedCommand, cwd: string, onSpawn?: (pid: number) => void): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd.file, cmd.args, {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(cmd.bridge ? ['pipe' as const] : [])],
-    });
+    const stdio = stdioWith(['ignore', 'pipe', 'pipe', 'pipe', ...(cmd.bridge ? ['pipe' as const] : [])], cmd.inherit);
+    const child = spawn(cmd.file, cmd.args, { cwd, detached: true, stdio: stdio.stdio });
+    stdio.close();
     if (cmd.bridge) cmd.bridge.serve(child.stdio[cmd.bridge.fd] as Duplex);
     let stdout = '';
     let stderr = '';

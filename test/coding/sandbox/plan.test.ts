@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSandbox, type PlanInput } from '../../../src/coding/sandbox/plan.js';
 import { DEFAULT_DENY_READ } from '../../../src/coding/sandbox/settings.js';
+import { StandIns } from '../../../src/coding/sandbox/stand-ins.js';
 import { makeFixture, type Fixture } from './helpers.js';
 
 describe('planSandbox', () => {
@@ -26,6 +27,7 @@ describe('planSandbox', () => {
       tmpDir: path.join(support, 'tmp'),
       deniedFileSource: path.join(support, 'denied'),
       home: f.home,
+      standIns: new StandIns(),
     };
   });
   afterAll(() => rmSync(f.base, { recursive: true, force: true }));

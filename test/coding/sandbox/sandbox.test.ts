@@ -22,7 +22,8 @@ describe.skipIf(!status.available)(title, () => {
     const wrap = createSandboxWrap({ enabled: true, ...settings }, f.session, { home: f.home });
     const cmd = await wrap(bash(script), f.ctx, input);
     expect(cmd.sandboxed).toBe(true);
-    return runWrapped(cmd, f.ws);
+    // As the Bash tool does: the stand-ins held for the command go when it ends.
+    return runWrapped(cmd, f.ws).finally(cmd.afterRun);
   };
   const direct = async (script: string): Promise<RunResult> => runWrapped({ file: 'bash', args: ['-c', script], sandboxed: false }, f.ws);
 

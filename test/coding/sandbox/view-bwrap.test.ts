@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDenyPredicate } from '../../../src/coding/permissions/read-deny.js';
 import { createSandboxWrap, sandboxStatus } from '../../../src/coding/sandbox/index.js';
+import { stdioWith } from '../../../src/coding/sandbox/inherit.js';
 import { createSession } from '../../../src/runtime/tool/session.js';
 import type { AllowBasis, SessionState, ToolContext } from '../../../src/runtime/tool/types.js';
 import { bash, git, makeFixture, runWrapped, type Fixture, type RunResult } from './helpers.js';
@@ -145,6 +146,15 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     expect(ro.stdout).toMatch(/ws=1/);
   });
 
+  it("wield's support folder stays read-only in the view, its temp folder writable", async () => {
+    const support = path.join(session.dir, 'sandbox');
+    for (const allowedBy of ['verdict', 'mode'] as const) {
+      const r = await run(`echo x > ${support}/planted; echo "support=$?"; echo x > $TMPDIR/t; echo "tmp=$?"`, allowedBy);
+      expect(r.stdout, allowedBy).toMatch(/support=1/);
+      expect(r.stdout, allowedBy).toMatch(/tmp=0/);
+    }
+  });
+
   it("confined: git commit works with the identity from the user's git config, which stays hidden", async () => {
     // As on a machine whose identity is only in ~/.gitconfig (the test runner sets it in the environment).
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^GIT_(AUTHOR|COMMITTER)_/.test(name)));
@@ -152,7 +162,9 @@ describe.skipIf(!status.available)(`the view ${title}`, () => {
     const wrap = createSandboxWrap({}, session, { home: f.home, env });
     const script = `echo more >> notes.txt && git commit -qam more && git log -1 --format=%an; cat ${f.home}/.gitconfig`;
     const cmd = await wrap(bash(script), { ...f.ctx, session, allowedBy: 'mode' }, {});
-    const r = spawnSync(cmd.file, cmd.args, { cwd: f.ws, env, encoding: 'utf8' });
+    const stdio = stdioWith(['ignore', 'pipe', 'pipe'], cmd.inherit);
+    const r = spawnSync(cmd.file, cmd.args, { cwd: f.ws, env, encoding: 'utf8', stdio: stdio.stdio });
+    stdio.close();
     expect(r.stdout).toBe('Ada\n');
     expect(r.stderr).toMatch(/No such file or directory/);
   });

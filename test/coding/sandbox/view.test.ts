@@ -2,7 +2,7 @@
 // mounted, in which order, and what is never shown (homes, wield's folder, other projects).
 import { describe, expect, it } from 'vitest';
 import { buildBwrapArgs, type SandboxPlan } from '../../../src/coding/sandbox/argv.js';
-import { computeView, type Mount, type ViewFacts } from '../../../src/coding/sandbox/view.js';
+import { computeView, etcMasks, type Mount, type ViewFacts } from '../../../src/coding/sandbox/view.js';
 
 const facts = (over: Partial<ViewFacts> = {}): ViewFacts => ({
   system: [{ path: '/usr' }, { path: '/bin', link: 'usr/bin' }, { path: '/etc' }],
@@ -108,6 +108,16 @@ describe('computeView', () => {
   });
 });
 
+describe('etcMasks', () => {
+  it('masks the /etc secrets this user can open, and spares a mount for each it cannot', () => {
+    const present = ['/etc/shadow', '/etc/sudoers', '/etc/ssl/private', '/etc/ssh/ssh_host_ed25519_key'];
+    // Root opens them all: all masked.
+    expect(etcMasks(present, () => true)).toEqual(present);
+    // A normal user: shadow and the host key are closed; a world-readable sudoers is not.
+    expect(etcMasks(present, (p) => p === '/etc/sudoers')).toEqual(['/etc/sudoers']);
+  });
+});
+
 describe('buildBwrapArgs with a view', () => {
   const plan: SandboxPlan = {
     cwd: '/home/u/proj',
@@ -133,5 +143,20 @@ describe('buildBwrapArgs with a view', () => {
     expect(at('--ro-bind /home/u/proj/.git/hooks')).toBeLessThan(at('--ro-bind /s/denied /home/u/proj/.env'));
     expect(args.join(' ')).toContain('--setenv HOME /home/u');
     expect(args.join(' ')).toContain('--unsetenv XDG_CONFIG_HOME');
+  });
+
+  it("mounts the support folder read-only again only where the view's last mount over it is not read-only", () => {
+    const session: Mount = { kind: 'ro-bind', src: '/s', dest: '/s' };
+    const again = (p: SandboxPlan): boolean => buildBwrapArgs(p, ['true']).join(' ').includes('--ro-bind /s/sandbox /s/sandbox');
+    const contained = { ...plan, supportDir: '/s/sandbox', tmpDir: '/s/sandbox/tmp', writable: [] };
+    const view = plan.view ?? [];
+    // The session folder is mounted read-only last: the support folder in it is read-only already.
+    expect(again({ ...contained, view: [...view, session] })).toBe(false);
+    // A writable folder over it, or a writable mount after the read-only one: mounted again.
+    expect(again({ ...contained, view: [...view, session], writable: ['/s'] })).toBe(true);
+    expect(again({ ...contained, view: [...view, session, { kind: 'tmpfs', dest: '/s' }] })).toBe(true);
+    // Not in the view at all (or no view): mounted.
+    expect(again(contained)).toBe(true);
+    expect(again({ ...contained, view: undefined })).toBe(true);
   });
 });

@@ -7,7 +7,9 @@
 // clone never copies config or hooks from the remote, so it holds only what the user set.
 // A repository git is pointed at elsewhere is not: --git-dir and -c overrides are refused, and
 // `git -C dir` into another folder may reach a nested repository (vendored code, an extracted
-// archive, a test fixture) with its own .git/config, so there only CONFIG_INERT subcommands run.
+// archive, a test fixture) with its own .git/config, so there only CONFIG_INERT subcommands run,
+// unless the folder is seen to exist with no `.git` in it or between it and its root: git then
+// finds the root's own repository, as it would without -C.
 // Lazy fetches of a partial clone (objects missing locally) reach the network in any repository.
 // Unknown subcommands (aliases) are not read-only.
 import path from 'node:path';
@@ -147,7 +149,7 @@ export function checkGit(inv: Invocation, ctx: ProgramContext): string | undefin
   // Own keys only: `git constructor` is no table entry (it runs an alias of that name, if any).
   const spec = Object.hasOwn(SUBCOMMANDS, sub.value) ? SUBCOMMANDS[sub.value] : undefined;
   if (!sub.plain || !spec) return `\`git ${sub.text}\` is not a read-only git command`;
-  const moved = scope.cwd !== ctx.scope.cwd && !ctx.scope.roots.includes(scope.cwd);
+  const moved = scope.cwd !== ctx.scope.cwd && !ctx.scope.roots.includes(scope.cwd) && !sameRepository(scope);
   // rev-parse with options only (--show-toplevel, --git-dir) names no object to read.
   const inert = CONFIG_INERT.has(sub.value) || (sub.value === 'rev-parse' && args.slice(i + 1).every((w) => w.value.startsWith('--')));
   if (moved && !inert) {
@@ -156,6 +158,22 @@ export function checkGit(inv: Invocation, ctx: ProgramContext): string | undefin
   ctx.gitRunsIn(scope);
   const withPaths: ProgramSpec = { ...spec, paths: gitPaths, check: commonCheck(sub.value, spec) };
   return runProgram(`git ${sub.value}`, withPaths, args.slice(i + 1), { ...ctx, scope });
+}
+
+/**
+ * Whether git run in each of the scope's folders finds the repository of the root holding it:
+ * every folder from there up to the root (not included) exists as a folder, not a link, and has
+ * no `.git` of its own. A folder the view cannot show (missing, unreadable) may hold anything.
+ */
+function sameRepository(scope: PathScope): boolean {
+  return [scope.cwd, ...(scope.otherCwds ?? [])].every((cwd) => {
+    const root = scope.roots.filter((r) => cwd.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) return false;
+    for (let dir = cwd; dir !== root; dir = path.posix.dirname(dir)) {
+      if (scope.view.kind(dir) !== 'dir' || scope.view.kind(path.posix.join(dir, '.git')) !== undefined) return false;
+    }
+    return true;
+  });
 }
 
 export const GIT: Record<string, ProgramSpec> = {
