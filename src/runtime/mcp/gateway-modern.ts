@@ -46,7 +46,10 @@ export const PERMISSION_SCHEMA = {
 };
 
 /** A permission question's elicitation answer, either revision: only a ticked "allow" allows. */
-export function permissionFromElicitation(action: 'accept' | 'decline' | 'cancel', content: { allow?: unknown } | undefined): PermissionAnswer {
+export function permissionFromElicitation(
+  action: 'accept' | 'decline' | 'cancel',
+  content: { allow?: unknown } | undefined,
+): PermissionAnswer {
   if (action === 'accept' && content?.allow === true) return { behavior: 'allow' };
   // The pipeline words it ("the user declined: …"); this says how, without a closing period.
   return {

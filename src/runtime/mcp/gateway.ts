@@ -13,7 +13,14 @@ import type { AnyTool, ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { toCallToolResult, toMcpTool } from './gateway-content.js';
 import { GatewayClientState } from './gateway-session.js';
-import { modernToolCall, PERMISSION_SCHEMA, permissionFromElicitation, preview, registerTaskHandlers, type ModernGateway } from './gateway-modern.js';
+import {
+  modernToolCall,
+  PERMISSION_SCHEMA,
+  permissionFromElicitation,
+  preview,
+  registerTaskHandlers,
+  type ModernGateway,
+} from './gateway-modern.js';
 import { TASKS_EXTENSION } from './gateway-tasks.js';
 import { combinedInstructions, registerUpstreamHandlers, type GatewayUpstream } from './gateway-upstream.js';
 import { messageOf } from '../util/message.js';
