@@ -5,6 +5,7 @@ import { askUserTool } from './ask-user.js';
 import { bashTool } from './bash.js';
 import type { BashToolOptions } from './bash.js';
 import { editTool } from './edit.js';
+import type { FileWriteOptions } from './fs-util.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import type { GrepToolOptions } from './grep.js';
@@ -23,23 +24,25 @@ export interface BuiltinToolOptions {
    * were trained on it and get it grammar-constrained; other models edit with Edit and Write.
    */
   applyPatch?: boolean;
+  /** Write, Edit and apply_patch: where temp files in flight are recorded (see write-temp.ts). */
+  files?: FileWriteOptions;
 }
 
 /** Read, Write, Edit, Bash, Grep, Glob, LS, WebFetch, AskUserQuestion, apply_patch when asked (ToolSearch is made elsewhere). */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   return [
     readTool(),
-    writeTool(),
-    editTool(),
+    writeTool(options.files),
+    editTool(options.files),
     bashTool(options.bash),
     grepTool(options.grep),
     globTool(),
     lsTool(),
     webFetchTool(options.webFetch),
     askUserTool(),
-    ...(options.applyPatch ? [applyPatchTool()] : []),
+    ...(options.applyPatch ? [applyPatchTool(options.files)] : []),
   ];
 }
 
 export { applyPatchTool, askUserTool, bashTool, editTool, globTool, grepTool, lsTool, readTool, webFetchTool, writeTool };
-export type { BashToolOptions, GrepToolOptions, WebFetchToolOptions };
+export type { BashToolOptions, FileWriteOptions, GrepToolOptions, WebFetchToolOptions };
