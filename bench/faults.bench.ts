@@ -11,6 +11,7 @@ import { SessionLog, loadSessionForResume } from '../src/runtime/agent/session-s
 import { createSession } from '../src/runtime/tool/session.js';
 import type { ToolContext } from '../src/runtime/tool/types.js';
 import { bashTool } from '../src/coding/tools/bash.js';
+import { BashJobs } from '../src/coding/tools/bash-jobs.js';
 import { persistRule } from '../src/coding/settings/persist.js';
 import { atomicWrite } from '../src/coding/tools/fs-util.js';
 import { cleanLeftovers } from '../src/coding/tools/write-temp.js';
@@ -234,6 +235,26 @@ const CASES: [string, () => Promise<Outcome>][] = [
       return {
         held: resumed.messages.length === 1 && resumed.notice !== undefined,
         detail: `${resumed.messages.length} message resumed, 1 line skipped and named`,
+      };
+    },
+  ],
+  [
+    'Bash run_in_background (sleep 60), read, then KillShell',
+    async () => {
+      const jobs = new BashJobs();
+      const ctx = bashContext();
+      const started = performance.now();
+      const out = await bashTool({ jobs }).call({ command: 'echo up; sleep 60', run_in_background: true }, ctx);
+      const startMs = performance.now() - started;
+      const id = 'jobId' in out ? out.jobId : '';
+      await jobs.changed(id);
+      const read = jobs.read(id);
+      const killStarted = performance.now();
+      const killed = await jobs.kill(id);
+      const killMs = performance.now() - killStarted;
+      return {
+        held: read.output === 'up\n' && read.state === 'running' && killed.state === 'killed',
+        detail: `returned after ${seconds(startMs)}, stopped ${seconds(killMs)} after KillShell`,
       };
     },
   ],

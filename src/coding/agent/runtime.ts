@@ -9,7 +9,7 @@ import { readDenyPredicate } from '../permissions/read-deny.js';
 import { containment, type Containment } from '../permissions/containment.js';
 import { autoAllowsBash, createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
 import { loadBashAnalyzer } from '../bash/index.js';
-import { builtinTools } from '../tools/index.js';
+import { BashJobs, builtinTools } from '../tools/index.js';
 import { cleanLeftovers } from '../tools/write-temp.js';
 import { hooksFromSettings } from '../hooks/settings.js';
 import { ToolRegistry } from '../../runtime/registry/registry.js';
@@ -73,6 +73,8 @@ export interface CodingRuntime {
   mcpReady(): Promise<void>;
   /** Settings for ToolSearch deferral: `toolSearch.enabled`, per-server `alwaysLoad` and `description`. */
   deferral: DeferralOptions;
+  /** Bash's background jobs (BashOutput and KillShell read and stop them); close() stops them all. */
+  jobs: BashJobs;
   /** The temp files of killed Writes removed at start (in the background); close() waits for it. */
   leftoversCleaned: Promise<string[]>;
   close(): Promise<void>;
@@ -109,8 +111,10 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
 
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
+  // Bash's background jobs end with this runtime (close), not only with the process.
+  const jobs = new BashJobs();
   const tools = builtinTools({
-    bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure },
+    bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure, jobs },
     applyPatch: options.applyPatch,
     files: { pendingWrites },
   });
@@ -188,10 +192,11 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
     mcp,
     mcpReady: async () => mcp?.ready(),
     deferral,
+    jobs,
     leftoversCleaned,
     async close() {
       stopSync();
-      await Promise.all([mcp?.close(), leftoversCleaned]);
+      await Promise.all([mcp?.close(), jobs.close(), leftoversCleaned]);
     },
   };
 }

@@ -3,6 +3,8 @@ import type { AnyTool } from '../../runtime/tool/types.js';
 import { applyPatchTool } from './apply-patch.js';
 import { askUserTool } from './ask-user.js';
 import { bashTool } from './bash.js';
+import { BashJobs } from './bash-jobs.js';
+import { bashOutputTool, killShellTool } from './bash-job-tools.js';
 import type { BashToolOptions } from './bash.js';
 import { editTool } from './edit.js';
 import type { FileWriteOptions } from './fs-util.js';
@@ -28,13 +30,20 @@ export interface BuiltinToolOptions {
   files?: FileWriteOptions;
 }
 
-/** Read, Write, Edit, Bash, Grep, Glob, LS, WebFetch, AskUserQuestion, apply_patch when asked (ToolSearch is made elsewhere). */
+/**
+ * Read, Write, Edit, Bash, BashOutput, KillShell, Grep, Glob, LS, WebFetch, AskUserQuestion,
+ * apply_patch when asked (ToolSearch is made elsewhere). Bash's background jobs are `bash.jobs`
+ * when given (its owner closes them), else a set of their own that ends with the process.
+ */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
+  const jobs = options.bash?.jobs ?? new BashJobs();
   return [
     readTool(),
     writeTool(options.files),
     editTool(options.files),
-    bashTool(options.bash),
+    bashTool({ ...options.bash, jobs }),
+    bashOutputTool(jobs),
+    killShellTool(jobs),
     grepTool(options.grep),
     globTool(),
     lsTool(),
@@ -44,5 +53,19 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   ];
 }
 
-export { applyPatchTool, askUserTool, bashTool, editTool, globTool, grepTool, lsTool, readTool, webFetchTool, writeTool };
+export {
+  applyPatchTool,
+  askUserTool,
+  BashJobs,
+  bashOutputTool,
+  bashTool,
+  editTool,
+  killShellTool,
+  globTool,
+  grepTool,
+  lsTool,
+  readTool,
+  webFetchTool,
+  writeTool,
+};
 export type { BashToolOptions, FileWriteOptions, GrepToolOptions, WebFetchToolOptions };
