@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { STDIO_TRANSPORT_BUFFER_BYTES, StdioLineGuard } from './stdio-guard.js';
 import { BoundedEventStore } from './event-store.js';
 import { createGatewayServer, type GatewayOptions } from './gateway.js';
 import { sendWebResponse, toWebRequest } from './http-bridge.js';
@@ -75,7 +76,9 @@ function reject(res: ServerResponse, status: number, message: string): void {
 
 async function serveStdio(options: GatewayOptions): Promise<GatewayHandle> {
   const server = createGatewayServer(options);
-  await server.connect(new StdioServerTransport());
+  // An oversized message is refused with an error, not the end of the session (stdio-guard.ts).
+  const stdin = process.stdin.pipe(new StdioLineGuard((error) => process.stdout.write(error)));
+  await server.connect(new StdioServerTransport(stdin, process.stdout, { maxBufferSize: STDIO_TRANSPORT_BUFFER_BYTES }));
   return { sessionCount: () => 0, close: () => server.close() };
 }
 
