@@ -11,7 +11,10 @@ import { SessionLog, loadSessionForResume } from '../src/runtime/agent/session-s
 import { createSession } from '../src/runtime/tool/session.js';
 import type { ToolContext } from '../src/runtime/tool/types.js';
 import { bashTool } from '../src/coding/tools/bash.js';
+import { BashJobs } from '../src/coding/tools/bash-jobs.js';
 import { persistRule } from '../src/coding/settings/persist.js';
+import { atomicWrite } from '../src/coding/tools/fs-util.js';
+import { cleanLeftovers } from '../src/coding/tools/write-temp.js';
 import { startStandin, type ScriptStep } from '../test/support/standin/index.js';
 
 interface Outcome {
@@ -95,6 +98,57 @@ async function rulesKept(mode: 'writer' | 'unlocked'): Promise<{ kept: number; c
     permissions: { allow: string[] };
   };
   return { kept: saved.permissions.allow.length, codes };
+}
+
+/** A writer rewriting a 32 MiB file is killed -9 as soon as its temp file appears; the next start cleans. */
+async function killedWrite(): Promise<Outcome> {
+  const dir = temp('wield-faults-write-');
+  const pending = path.join(dir, 'pending');
+  const file = path.join(dir, 'big.txt');
+  const isTemp = (name: string) => name.startsWith('.big.txt.wield-');
+  fs.writeFileSync(path.join(dir, '.big.txt.0123456789ab.tmp'), 'a file of the user, named alike');
+  let left: string[] = [];
+  for (let attempt = 0; attempt < 10 && left.length === 0; attempt++) {
+    const watcher = fs.watch(dir);
+    const child = spawn(process.execPath, [SELF, 'big-write', file, pending], { stdio: 'ignore' });
+    await new Promise<void>((resolve) => watcher.on('change', (_event, name) => isTemp(String(name)) && resolve()));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    watcher.close();
+    left = fs.readdirSync(dir).filter(isTemp);
+  }
+  const started = performance.now();
+  const removed = await cleanLeftovers(pending);
+  const ms = performance.now() - started;
+  const after = fs.readdirSync(dir);
+  const userKept = after.includes('.big.txt.0123456789ab.tmp');
+  return {
+    held: left.length === 1 && removed.length === 1 && !after.some(isTemp) && userKept,
+    detail: `${left.length} temp file left by the kill, removed at the next start in ${ms.toFixed(1)} ms; the user's look-alike kept`,
+  };
+}
+
+/** What recording a temp file costs a small Write: medians of 300 writes each way, interleaved. */
+async function recordCost(): Promise<Outcome> {
+  const dir = temp('wield-faults-record-');
+  const pending = path.join(dir, 'pending');
+  const plain: number[] = [];
+  const recorded: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    for (const [times, pendingWrites] of [
+      [plain, undefined],
+      [recorded, pending],
+    ] as const) {
+      const started = performance.now();
+      await atomicWrite(path.join(dir, 'small.txt'), `line ${i}\n`, { pendingWrites });
+      times.push(performance.now() - started);
+    }
+  }
+  const median = (times: number[]): string => times.sort((a, b) => a - b)[times.length >> 1].toFixed(2);
+  return {
+    held: fs.readdirSync(pending).length === 0,
+    detail: `median small Write (fsync included) ${median(recorded)} ms recorded vs ${median(plain)} ms not; nothing left recorded`,
+  };
 }
 
 const CASES: [string, () => Promise<Outcome>][] = [
@@ -184,10 +238,36 @@ const CASES: [string, () => Promise<Outcome>][] = [
       };
     },
   ],
+  [
+    'Bash run_in_background (sleep 60), read, then KillShell',
+    async () => {
+      const jobs = new BashJobs();
+      const ctx = bashContext();
+      const started = performance.now();
+      const out = await bashTool({ jobs }).call({ command: 'echo up; sleep 60', run_in_background: true }, ctx);
+      const startMs = performance.now() - started;
+      const id = 'jobId' in out ? out.jobId : '';
+      await jobs.changed(id);
+      const read = jobs.read(id);
+      const killStarted = performance.now();
+      const killed = await jobs.kill(id);
+      const killMs = performance.now() - killStarted;
+      return {
+        held: read.output === 'up\n' && read.state === 'running' && killed.state === 'killed',
+        detail: `returned after ${seconds(startMs)}, stopped ${seconds(killMs)} after KillShell`,
+      };
+    },
+  ],
+  ['killed -9 mid-Write of 32 MiB, then the next start', killedWrite],
+  ['cost of recording temp files', recordCost],
 ];
 
 async function main(): Promise<void> {
   const [mode, cwd, tag, count] = process.argv.slice(2);
+  if (mode === 'big-write') {
+    const contents = [Buffer.alloc(32 * 2 ** 20, 'A'), Buffer.alloc(32 * 2 ** 20, 'B')];
+    for (let i = 0; ; i++) await atomicWrite(cwd, contents[i % 2], { pendingWrites: tag });
+  }
   if (mode === 'writer' || mode === 'unlocked') {
     for (let i = 0; i < Number(count); i++) {
       const rule = `Bash(echo ${tag}-${i} *)`;

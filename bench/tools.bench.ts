@@ -106,7 +106,7 @@ async function bashChild(bytes: number): Promise<void> {
   const tool = bashTool();
   const output = await tool.call({ command: `head -c ${bytes} /dev/zero | tr '\\0' x | fold -w 100` }, context(session));
   const maxRssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ maxRssMb, totalBytes: output.totalBytes }));
+  process.stdout.write(JSON.stringify({ maxRssMb, totalBytes: 'totalBytes' in output ? output.totalBytes : 0 }));
   fs.rmSync(path.dirname(session.cwd), { recursive: true, force: true });
 }
 

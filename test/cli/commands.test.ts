@@ -30,7 +30,20 @@ describe('wield tools', () => {
       deferred: boolean;
     }[];
     const byName = new Map(rows.map((row) => [row.name, row]));
-    for (const name of ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'WebFetch', 'AskUserQuestion', 'ToolSearch'])
+    for (const name of [
+      'Read',
+      'Write',
+      'Edit',
+      'Bash',
+      'BashOutput',
+      'KillShell',
+      'Grep',
+      'Glob',
+      'LS',
+      'WebFetch',
+      'AskUserQuestion',
+      'ToolSearch',
+    ])
       expect(byName.has(name)).toBe(true);
     expect(byName.get('Read')).toMatchObject({ source: 'builtin', readOnly: true, concurrencySafe: true, deferred: false });
     expect(byName.get('Write')).toMatchObject({ readOnly: false });

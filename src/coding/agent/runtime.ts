@@ -1,6 +1,7 @@
 // The coding agent's runtime, assembled without a terminal: settings → tools (built-ins, MCP,
 // ToolSearch) → sandbox, policy and hooks → RuntimeContext. The CLI and createCodingAgent both
 // build theirs here, so a library user gets the CLI's agent. Heavy modules load on first use.
+import path from 'node:path';
 import { formatSettingsError, loadSettings, type LoadedSettings, type WieldSettings } from '../settings/load.js';
 import { userHome } from '../permissions/home.js';
 import { createPolicy, deniedWhole, type SandboxOption, type WieldPolicy } from '../permissions/engine.js';
@@ -8,7 +9,8 @@ import { readDenyPredicate } from '../permissions/read-deny.js';
 import { containment, type Containment } from '../permissions/containment.js';
 import { autoAllowsBash, createSandboxWrap, explainSandboxFailure, sandboxStatus, type SandboxWrap } from '../sandbox/index.js';
 import { loadBashAnalyzer } from '../bash/index.js';
-import { builtinTools } from '../tools/index.js';
+import { BashJobs, builtinTools } from '../tools/index.js';
+import { cleanLeftovers } from '../tools/write-temp.js';
 import { hooksFromSettings } from '../hooks/settings.js';
 import { ToolRegistry } from '../../runtime/registry/registry.js';
 import { createRuntime, type AgentRuntime } from '../../runtime/pipeline/runtime.js';
@@ -71,6 +73,10 @@ export interface CodingRuntime {
   mcpReady(): Promise<void>;
   /** Settings for ToolSearch deferral: `toolSearch.enabled`, per-server `alwaysLoad` and `description`. */
   deferral: DeferralOptions;
+  /** Bash's background jobs (BashOutput and KillShell read and stop them); close() stops them all. */
+  jobs: BashJobs;
+  /** The temp files of killed Writes removed at start (in the background); close() waits for it. */
+  leftoversCleaned: Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -98,10 +104,21 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
   session.dir = options.sessionDir ?? sessionArtefactsDir(session.id, env);
   const sandbox = await sandboxFor(settings, session, home, [wieldHome(env)], notices);
 
+  // Temp files of Writes a kill cut short are removed in the background, off the start-up path:
+  // only those wield recorded in its own pending folder (write-temp.ts), not a crawl of the workspace.
+  const pendingWrites = path.join(wieldHome(env), '.wield', 'pending-writes');
+  const leftoversCleaned = cleanLeftovers(pendingWrites);
+
   // A tool a deny rule refuses whole is never offered: not to the model, `wield tools`, the gateway or ToolSearch.
   const registry = new ToolRegistry({ isDeniedWhole: deniedWhole(settings.permissions.deny) });
-  for (const tool of builtinTools({ bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure }, applyPatch: options.applyPatch }))
-    registry.register(tool);
+  // Bash's background jobs end with this runtime (close), not only with the process.
+  const jobs = new BashJobs();
+  const tools = builtinTools({
+    bash: { wrap: sandbox.wrap, explainFailure: explainSandboxFailure, jobs },
+    applyPatch: options.applyPatch,
+    files: { pendingWrites },
+  });
+  for (const tool of tools) registry.register(tool);
   // The ToolSearch index follows the registry, so MCP tools that arrive later are searchable. It
   // syncs when searched, not on every change: a server registering 2,000 tools one by one would
   // otherwise re-sync the whole pool 2,000 times.
@@ -175,9 +192,11 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
     mcp,
     mcpReady: async () => mcp?.ready(),
     deferral,
+    jobs,
+    leftoversCleaned,
     async close() {
       stopSync();
-      await mcp?.close();
+      await Promise.all([mcp?.close(), jobs.close(), leftoversCleaned]);
     },
   };
 }

@@ -10,7 +10,7 @@ import { applyChunks, hunkFailureMessage } from './apply-patch-apply.js';
 import { parsePatch, patchPaths, type PatchOperation } from './apply-patch-parse.js';
 import { encodeText } from './edit-match.js';
 import { shortDiff } from './edit.js';
-import { readTextToChange, requireFreshRead, resolveInWorkspace, withFileLocks, writeRecorded } from './fs-util.js';
+import { readTextToChange, requireFreshRead, resolveInWorkspace, withFileLocks, writeRecorded, type FileWriteOptions } from './fs-util.js';
 import { gitTargetsCheck } from '../permissions/git-targets.js';
 
 /** Codex's grammar (codex-rs/core/src/tool_apply_patch.lark), the one its models were trained to write. */
@@ -98,7 +98,7 @@ async function plan(op: PatchOperation, ctx: ToolContext): Promise<{ steps: Step
   };
 }
 
-export function applyPatchTool() {
+export function applyPatchTool(options: FileWriteOptions = {}) {
   return defineTool<ApplyPatchInput, ApplyPatchOutput>({
     name: 'apply_patch',
     source: 'builtin',
@@ -152,7 +152,7 @@ export function applyPatchTool() {
         const planned = [];
         for (const op of operations) planned.push(await plan(op, ctx));
         for (const step of planned.flatMap((p) => p.steps)) {
-          if (step.data) await writeRecorded(ctx.session, step.file, step.data);
+          if (step.data) await writeRecorded(ctx.session, step.file, step.data, options);
           if (step.remove) {
             await fs.promises.rm(step.remove);
             ctx.session.fileState.delete(step.remove);

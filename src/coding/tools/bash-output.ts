@@ -58,6 +58,11 @@ export class OutputCapture {
     return this.total;
   }
 
+  /** The spill file while output is still coming (a background job's, for BashOutput to name). */
+  get spillFileSoFar(): string | undefined {
+    return this.spillError ? undefined : this.spillFile;
+  }
+
   push(chunk: Buffer): void {
     this.total += chunk.length;
     if (!this.head) {

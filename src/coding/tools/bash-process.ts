@@ -15,11 +15,12 @@ export interface RunOptions {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  timeoutMs: number;
+  /** Absent: no timeout (a background job runs until stopped). */
+  timeoutMs?: number;
   signal: AbortSignal;
   capture: OutputCapture;
-  /** Called with output as it arrives (throttled by the caller). */
-  onOutput?: (chunk: Buffer) => void;
+  /** Called with output as it arrives, per stream (a multi-byte character may span two chunks of one stream). */
+  onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   /** Time between SIGTERM and SIGKILL. */
   graceMs?: number;
   /** One more pipe for the command, at `fd`, handed to `serve` (the sandbox's network bridge). */
@@ -102,10 +103,13 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
         }, CLOSE_WAIT_MS);
       }, options.graceMs ?? DEFAULT_GRACE_MS);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      terminate();
-    }, options.timeoutMs);
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            terminate();
+          }, options.timeoutMs);
     const onAbort = () => {
       interrupted = true;
       terminate();
@@ -113,9 +117,13 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
 
-    for (const stream of [child.stdout, child.stderr] as Readable[]) {
-      options.capture.attach(stream);
-      if (options.onOutput) stream.on('data', options.onOutput);
+    for (const [name, stream] of [
+      ['stdout', child.stdout],
+      ['stderr', child.stderr],
+    ] as const) {
+      options.capture.attach(stream as Readable);
+      const onOutput = options.onOutput;
+      if (onOutput) (stream as Readable).on('data', (chunk: Buffer) => onOutput(chunk, name));
     }
     (child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
       if (side.length < 8192) side += chunk.toString('utf8');

@@ -15,6 +15,7 @@ import type { ToolContext } from '../../runtime/tool/types.js';
 import { OutputCapture } from './bash-output.js';
 import { pathLikeWords } from './shell-words.js';
 import { runProcess, type ExtraPipe, type RunResult } from './bash-process.js';
+import type { BashJobs } from './bash-jobs.js';
 import type { SandboxProfile } from '../sandbox/plan.js';
 import type { InheritedFile } from '../sandbox/argv.js';
 
@@ -46,7 +47,21 @@ export const bashSandboxInput = bashInput.extend({
     .optional()
     .describe('false runs outside the sandbox (and the read-only containment of commands that run without asking); needs approval'),
 });
-export type BashInput = z.infer<typeof bashSandboxInput>;
+const runInBackground = z
+  .boolean()
+  .optional()
+  .describe(
+    'true starts the command as a background job and returns its id at once (no timeout unless you give one); read its output with BashOutput, stop it with KillShell. It ends when the session ends',
+  );
+/** With background jobs: Claude Code's `run_in_background`. */
+export const bashJobsInput = bashInput.extend({ run_in_background: runInBackground });
+export const bashSandboxJobsInput = bashSandboxInput.extend({ run_in_background: runInBackground });
+export type BashInput = z.infer<typeof bashSandboxJobsInput>;
+
+function inputSchemaFor(options: BashToolOptions) {
+  if (options.jobs) return options.wrap ? bashSandboxJobsInput : bashJobsInput;
+  return options.wrap ? bashSandboxInput : bashInput;
+}
 
 export interface BashToolOptions {
   /** Wraps the shell argv in a sandbox (e.g. bwrap); without it `bash -c` runs directly. */
@@ -69,6 +84,8 @@ export interface BashToolOptions {
   explainFailure?: (output: string, exitCode: number, profile?: SandboxProfile) => string | undefined;
   /** Time between SIGTERM and SIGKILL of the process group. */
   graceMs?: number;
+  /** Background jobs (`run_in_background`, read by BashOutput, stopped by KillShell); absent, not offered. */
+  jobs?: BashJobs;
 }
 
 export interface BashOutput extends RunResult {
@@ -122,7 +139,7 @@ function progressReporter(ctx: ToolContext): { onOutput: (chunk: Buffer) => void
   };
 }
 
-function leftRunningNote(commands: string[]): string {
+export function leftRunningNote(commands: string[]): string {
   const shown = commands.slice(0, 3).map((c) => (c.length > 80 ? `${c.slice(0, 77)}...` : c) || '?');
   const more = commands.length > shown.length ? ` and ${commands.length - shown.length} more` : '';
   return `the command left ${commands.length} process${commands.length === 1 ? '' : 'es'} running (${shown.join('; ')}${more}); ended when the command finished`;
@@ -134,7 +151,19 @@ function savedOutput(output: BashOutput): string {
   return `Its start and end (${(output.totalBytes - dropped).toLocaleString('en-US')} bytes; ${dropped.toLocaleString('en-US')} bytes from the middle were dropped, to spare the disk)`;
 }
 
-export function formatBashResult(output: BashOutput): { text: string; isError: boolean } {
+/** A background job started: what the model needs to follow it. */
+export interface BashStarted {
+  command: string;
+  jobId: string;
+}
+
+function formatStarted(started: BashStarted): string {
+  const id = JSON.stringify(started.jobId);
+  return `Started in the background as ${started.jobId}. Read its output with BashOutput {"bash_id": ${id}}; stop it with KillShell {"shell_id": ${id}}. It is stopped when this session ends.`;
+}
+
+export function formatBashResult(output: BashOutput | BashStarted): { text: string; isError: boolean } {
+  if ('jobId' in output) return { text: formatStarted(output), isError: false };
   const parts: string[] = [];
   const body =
     output.omittedBytes > 0
@@ -176,18 +205,19 @@ function bashIsDestructive(input: BashInput): boolean {
 }
 
 export function bashTool(options: BashToolOptions = {}) {
-  return defineTool<BashInput, BashOutput>({
+  return defineTool<BashInput, BashOutput | BashStarted>({
     name: 'Bash',
     source: 'builtin',
     searchHint: 'shell command terminal run execute script git npm',
     description:
       'Runs a bash command and returns its combined stdout and stderr with the exit code. The working directory persists between calls ' +
       `(a \`cd\` carries over). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, max ${BASH_MAX_TIMEOUT_MS / 1000} s (timeout is in milliseconds). ` +
-      'Large output keeps its start and end, with the full text saved to a file you can Read or Grep. Background processes are ended when the command finishes.',
+      'Large output keeps its start and end, with the full text saved to a file you can Read or Grep. Background processes are ended when the command finishes' +
+      (options.jobs ? '; to keep one running (a server, a watcher), pass run_in_background: true and read it with BashOutput.' : '.'),
     prompt:
       'Use Bash for builds, tests, git and other commands; use Read, Edit, Write, Grep and Glob for files instead of cat, sed, echo > or find. ' +
       'Quote paths with spaces. Chain dependent commands with &&. Give a short description.',
-    inputSchema: options.wrap ? bashSandboxInput : bashInput,
+    inputSchema: inputSchemaFor(options),
     responseFormats: {
       options: {
         concise: `about ${BASH_CONCISE_BYTES.toLocaleString('en-US')} bytes of output, mostly its end (the full output is saved to a file), when you need the outcome, not every line`,
@@ -238,8 +268,29 @@ export function bashTool(options: BashToolOptions = {}) {
       const capture = new OutputCapture({
         headBytes,
         tailBytes: budget - headBytes,
-        spillPath: () => spillPath(ctx.session, 'bash', 'log'),
+        spillPath: () => spillPath(ctx.session, input.run_in_background ? 'bash-job' : 'bash', 'log'),
       });
+      const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+      const explain = (result: RunResult) =>
+        wrapped.sandboxed ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1, wrapped.profile) : undefined;
+      const notes = async (result: RunResult) =>
+        [await wrapped.afterRun?.(), explain(result)].filter((note) => note !== undefined).join(' ') || undefined;
+      if (input.run_in_background && options.jobs) {
+        const jobId = options.jobs.start({
+          command: input.command,
+          file: wrapped.file,
+          args: wrapped.args,
+          cwd: ctx.session.cwd,
+          env,
+          timeoutMs: input.timeout,
+          graceMs: options.graceMs,
+          extraPipe: wrapped.bridge,
+          inherit: wrapped.inherit,
+          capture,
+          afterEnd: notes,
+        });
+        return { command: input.command, jobId };
+      }
       const progress = progressReporter(ctx);
       const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
       let undone: string | undefined;
@@ -247,7 +298,7 @@ export function bashTool(options: BashToolOptions = {}) {
         file: wrapped.file,
         args: wrapped.args,
         cwd: ctx.session.cwd,
-        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+        env,
         timeoutMs,
         signal: ctx.signal,
         capture,
@@ -262,10 +313,7 @@ export function bashTool(options: BashToolOptions = {}) {
       });
       const cwdNote = updateCwd(ctx, result.sideChannel);
       const headLines = result.omittedBytes > 0 ? result.head.split('\n').length - 1 : 0;
-      const explained = wrapped.sandboxed
-        ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1, wrapped.profile)
-        : undefined;
-      const sandboxNote = [undone, explained].filter((note) => note !== undefined).join(' ') || undefined;
+      const sandboxNote = [undone, explain(result)].filter((note) => note !== undefined).join(' ') || undefined;
       return { ...result, command: input.command, timeoutMs, sandboxed: wrapped.sandboxed, headLines, cwdNote, sandboxNote };
     },
     toModel(output) {

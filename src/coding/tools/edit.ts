@@ -3,7 +3,7 @@ import { createPatch } from 'diff';
 import { z } from 'zod';
 import { defineTool } from '../../runtime/tool/define.js';
 import { ToolError } from '../../runtime/tool/types.js';
-import { readTextToChange, resolveInWorkspace, withFileLock, writeRecorded, WRITES_FILE_PATH } from './fs-util.js';
+import { readTextToChange, resolveInWorkspace, withFileLock, writeRecorded, type FileWriteOptions, WRITES_FILE_PATH } from './fs-util.js';
 import { applyEdit, closestRegion, encodeText, normalizeArg, notFoundMessage } from './edit-match.js';
 
 export const editInput = z.object({
@@ -32,7 +32,7 @@ export function shortDiff(display: string, before: string, after: string): strin
   return body.length > MAX_DIFF_CHARS ? `${body.slice(0, MAX_DIFF_CHARS)}\n… [diff clipped]` : body;
 }
 
-export function editTool() {
+export function editTool(options: FileWriteOptions = {}) {
   return defineTool<EditInput, EditOutput>({
     name: 'Edit',
     source: 'builtin',
@@ -66,7 +66,7 @@ export function editTool() {
             `old_string occurs ${result.lines.length} times in ${display} (lines ${result.lines.join(', ')}). Add surrounding lines to make it unique, or set replace_all to true to change every occurrence.`,
           );
         }
-        await writeRecorded(ctx.session, file, Buffer.from(encodeText(result.text, format), 'utf8'));
+        await writeRecorded(ctx.session, file, Buffer.from(encodeText(result.text, format), 'utf8'), options);
         return { path: display, replacements: result.count, diff: shortDiff(display, text, result.text) };
       });
     },

@@ -1,6 +1,6 @@
 // Shared file helpers of the built-in tools: path resolution through the path guard, the
 // session's record of what was read, per-file locks and atomic writes.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { decodeText, type TextFormat } from './edit-match.js';
 import { ToolError } from '../../runtime/tool/types.js';
 import type { FileReadRecord, PermissionCheck, SessionState, ToolContext, TouchedPath } from '../../runtime/tool/types.js';
 import { gitTargetsCheck } from '../permissions/git-targets.js';
+import { recordTemp, tempFileFor } from './write-temp.js';
 
 export type Access = 'read' | 'write';
 
@@ -119,8 +120,8 @@ export async function readTextToChange(
 }
 
 /** Writes atomically and records the new content as read, so the next change of the file needs no Read. */
-export async function writeRecorded(session: SessionState, file: string, data: Buffer): Promise<void> {
-  const stats = await atomicWrite(file, data);
+export async function writeRecorded(session: SessionState, file: string, data: Buffer, options: FileWriteOptions = {}): Promise<void> {
+  const stats = await atomicWrite(file, data, options);
   recordFile(session, file, stats, sha256(data));
 }
 
@@ -145,13 +146,22 @@ export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promis
   }
 }
 
+export interface FileWriteOptions {
+  /** Where temp files in flight are recorded, so the next start removes those a kill left (write-temp.ts). */
+  pendingWrites?: string;
+}
+
 /**
  * Writes a file atomically: a temp file in the same folder (same filesystem, so rename is
  * atomic), fsync, then rename over the target. A crash leaves the old or the new file, never a
  * mix. An existing file's mode is kept; renaming replaces a symlink at `file` rather than
  * following it, so callers pass the resolved path.
  */
-export async function atomicWrite(file: string, data: string | Uint8Array): Promise<{ mtimeMs: number; size: number }> {
+export async function atomicWrite(
+  file: string,
+  data: string | Uint8Array,
+  options: FileWriteOptions = {},
+): Promise<{ mtimeMs: number; size: number }> {
   const dir = path.dirname(file);
   await fs.promises.mkdir(dir, { recursive: true });
   let mode: number | undefined;
@@ -160,7 +170,19 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
   } catch {
     mode = undefined;
   }
-  const temp = path.join(dir, `.${path.basename(file).slice(0, 100)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempFileFor(file);
+  const unrecord = options.pendingWrites ? await recordTemp(options.pendingWrites, temp) : undefined;
+  try {
+    await writeThenRename(temp.path, file, data, mode);
+  } finally {
+    await unrecord?.();
+  }
+  await syncDir(dir);
+  const after = await stat(file);
+  return { mtimeMs: after.mtimeMs, size: after.size };
+}
+
+async function writeThenRename(temp: string, file: string, data: string | Uint8Array, mode: number | undefined): Promise<void> {
   // New files get 0o666 minus the umask, like any editor's.
   const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
@@ -174,9 +196,6 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDir(dir);
-  const after = await stat(file);
-  return { mtimeMs: after.mtimeMs, size: after.size };
 }
 
 /** Persists the rename itself (the directory entry); best effort, some filesystems refuse. */

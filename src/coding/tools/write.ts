@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../../runtime/tool/define.js';
 import { ToolError } from '../../runtime/tool/types.js';
-import { requireFreshRead, resolveInWorkspace, withFileLock, writeRecorded, WRITES_FILE_PATH } from './fs-util.js';
+import { requireFreshRead, resolveInWorkspace, withFileLock, writeRecorded, type FileWriteOptions, WRITES_FILE_PATH } from './fs-util.js';
 
 export const writeInput = z.object({
   file_path: z.string().min(1, 'file_path must be a non-empty path (absolute, or relative to the working directory)'),
@@ -18,7 +18,7 @@ export interface WriteOutput {
   lines: number;
 }
 
-export function writeTool() {
+export function writeTool(options: FileWriteOptions = {}) {
   return defineTool<WriteInput, WriteOutput>({
     name: 'Write',
     source: 'builtin',
@@ -44,7 +44,7 @@ export function writeTool() {
           throw new ToolError(`${input.file_path} exists and is not a regular file; Write only replaces files.`);
         if (existing) await requireFreshRead(ctx.session, file, input.file_path);
         const data = Buffer.from(input.content, 'utf8');
-        await writeRecorded(ctx.session, file, data);
+        await writeRecorded(ctx.session, file, data, options);
         const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0);
         return { path: input.file_path, created: !existing, bytes: data.length, lines };
       });

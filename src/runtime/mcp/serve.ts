@@ -16,6 +16,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { STDIO_TRANSPORT_BUFFER_BYTES, StdioLineGuard } from './stdio-guard.js';
 import { BoundedEventStore } from './event-store.js';
 import { createGatewayServer, type GatewayOptions } from './gateway.js';
 import { REQUEST_STATE_TTL_MS, type PermissionState } from './gateway-modern.js';
@@ -91,7 +92,9 @@ function reject(res: ServerResponse, status: number, message: string): void {
 
 async function serveStdio(options: GatewayOptions): Promise<GatewayHandle> {
   const server = createGatewayServer(options);
-  await server.connect(new StdioServerTransport());
+  // An oversized message is refused with an error, not the end of the session (stdio-guard.ts).
+  const stdin = process.stdin.pipe(new StdioLineGuard((error) => process.stdout.write(error)));
+  await server.connect(new StdioServerTransport(stdin, process.stdout, { maxBufferSize: STDIO_TRANSPORT_BUFFER_BYTES }));
   return { sessionCount: () => 0, close: () => server.close() };
 }
 

@@ -7,8 +7,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxWrap, sandboxStatus } from '../../../src/coding/sandbox/index.js';
-import { bashTool } from '../../../src/coding/tools/bash.js';
+import { bashTool, type BashInput, type BashOutput } from '../../../src/coding/tools/bash.js';
+import type { ToolContext } from '../../../src/runtime/tool/types.js';
 import { makeFixture, type Fixture } from './helpers.js';
+
+/** A foreground call's output (these tests start no background job). */
+async function foreground(tool: ReturnType<typeof bashTool>, input: BashInput, ctx: ToolContext): Promise<BashOutput> {
+  const output = await tool.call(input, ctx);
+  if ('jobId' in output) throw new Error(`started job ${output.jobId}`);
+  return output;
+}
 
 const status = await sandboxStatus();
 const title = status.available ? 'Bash tool with the sandbox' : `Bash tool with the sandbox (skipped: ${status.reason})`;
@@ -23,13 +31,13 @@ describe.skipIf(!status.available)(title, () => {
 
   it('runs sandboxed, carries a cd over to the next call, and keeps writes contained', async () => {
     const tool = bashTool({ wrap: createSandboxWrap({ enabled: true }, f.session, { home: f.home }) });
-    const first = await tool.call({ command: 'cd deeper && echo in > here.txt' }, f.ctx);
+    const first = await foreground(tool, { command: 'cd deeper && echo in > here.txt' }, f.ctx);
     expect(first.sandboxed).toBe(true);
     expect(first.exitCode).toBe(0);
     expect(f.session.cwd).toBe(path.join(f.ws, 'deeper'));
     expect(existsSync(path.join(f.ws, 'deeper', 'here.txt'))).toBe(true);
 
-    const second = await tool.call({ command: `pwd; echo x > ${f.outside}/no.txt` }, f.ctx);
+    const second = await foreground(tool, { command: `pwd; echo x > ${f.outside}/no.txt` }, f.ctx);
     expect(second.sandboxed).toBe(true);
     expect(second.exitCode).not.toBe(0);
     expect(existsSync(path.join(f.outside, 'no.txt'))).toBe(false);
@@ -46,12 +54,12 @@ describe.skipIf(!status.available)(title, () => {
       });
       // bash's own /dev/tcp speaks to the proxy: no curl needed on the machine.
       const request = `exec 5<>/dev/tcp/127.0.0.1/\${HTTP_PROXY##*:}; printf 'GET http://127.0.0.1:${port}/ HTTP/1.0\\r\\n\\r\\n' >&5; cat <&5`;
-      const out = await tool.call({ command: `cd ${f.ws} && ${request}` }, f.ctx);
+      const out = await foreground(tool, { command: `cd ${f.ws} && ${request}` }, f.ctx);
       expect(out.sandboxed).toBe(true);
       expect(out.head).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*hello from the host$/);
       expect(f.session.cwd).toBe(f.ws);
       const started = Date.now();
-      const slow = await tool.call({ command: 'sleep 20', timeout: 300 }, f.ctx);
+      const slow = await foreground(tool, { command: 'sleep 20', timeout: 300 }, f.ctx);
       expect(slow.timedOut).toBe(true);
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -62,7 +70,7 @@ describe.skipIf(!status.available)(title, () => {
   it('times out and kills the sandboxed command', async () => {
     const tool = bashTool({ wrap: createSandboxWrap({ enabled: true }, f.session, { home: f.home }), graceMs: 200 });
     const started = Date.now();
-    const out = await tool.call({ command: 'sleep 20 & sleep 20', timeout: 300 }, f.ctx);
+    const out = await foreground(tool, { command: 'sleep 20 & sleep 20', timeout: 300 }, f.ctx);
     expect(out.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -75,7 +83,7 @@ describe.skipIf(!status.available)(title, () => {
   ] as const)('a %s command ends at its timeout, children included', async (_name, allowedBy) => {
     const tool = bashTool({ wrap: createSandboxWrap({}, f.session, { home: f.home }), graceMs: 200 });
     const started = Date.now();
-    const out = await tool.call({ command: 'tail -f /dev/null & sleep 21 & wait', timeout: 500 }, { ...f.ctx, allowedBy });
+    const out = await foreground(tool, { command: 'tail -f /dev/null & sleep 21 & wait', timeout: 500 }, { ...f.ctx, allowedBy });
     expect(out.timedOut).toBe(true);
     expect(out.sandboxed).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);

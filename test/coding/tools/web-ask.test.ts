@@ -106,9 +106,21 @@ describe('WebFetch', () => {
 });
 
 describe('builtinTools', () => {
-  it('returns the nine built-ins with their names and builtin source', () => {
+  it('returns the eleven built-ins with their names and builtin source', () => {
     const tools = builtinTools();
-    expect(tools.map((t) => t.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'LS', 'WebFetch', 'AskUserQuestion']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Bash',
+      'BashOutput',
+      'KillShell',
+      'Grep',
+      'Glob',
+      'LS',
+      'WebFetch',
+      'AskUserQuestion',
+    ]);
     expect(tools.every((t) => t.source === 'builtin')).toBe(true);
     const grep = tools.find((t) => t.name === 'Grep')!;
     expect(Object.keys((grep.inputJSONSchema as { properties: object }).properties)).toEqual(

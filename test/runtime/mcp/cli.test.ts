@@ -82,6 +82,30 @@ describe('wield mcp', () => {
     }
   });
 
+  it('serve over stdio refuses a message over 10 MiB with a JSON-RPC error and stays up', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, 'mcp', 'serve'],
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', HOME: home, WIELD_HOME: home },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const refused = await client.callTool({ name: 'Read', arguments: { file_path: 'x'.repeat(11 * 2 ** 20) } }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      expect(refused).toMatch(/message refused: larger than 10,485,760 bytes/);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('Read');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('serve: a ToolSearch sent before a proxied server connected waits for it and finds its tools', async () => {
     const slowStart = path.join(path.dirname(FAULTY_SERVER), 'slow-start.mjs');
     const slow = { command: process.execPath, args: [slowStart, '1500', serverEntry('@modelcontextprotocol/server-everything'), 'stdio'] };
