@@ -90,6 +90,19 @@ describe('createCliRuntime', () => {
     expect(description).toContain(
       'More tools are deferred: call ToolSearch yourself to load their definitions, then call them here by name.',
     );
+    // The listing follows the registry: a tool registered later, always loaded, is listed from then on.
+    runtime.registry.register(
+      defineTool({
+        name: 'mcp__pinned__tool',
+        source: 'mcp',
+        description: 'Pinned',
+        inputJSONSchema: { type: 'object' },
+        alwaysLoad: true,
+        call: async () => 'ok',
+      }),
+    );
+    const runCode = runtime.registry.all().find((tool) => tool.name === 'RunCode');
+    expect(runCode?.description({ cwd: runtime.session.cwd })).toContain('tools.mcp__pinned__tool(input:');
     const code = `console.log(await tools.ToolSearch({ query: "select:mcp__load__tool_7" }));
 console.log(await tools.mcp__load__tool_7({}));`;
     const result = await runToolCall({ id: 'p', name: 'RunCode', input: { code } }, runtime.rt, new AbortController().signal);

@@ -22,7 +22,7 @@ import { loadMcpConfigs, type LoadedMcpConfigs } from '../../runtime/mcp/load.js
 import type { McpManager } from '../../runtime/mcp/manager.js';
 import { declineElicitation, type McpElicitHandler } from '../../runtime/mcp/elicit.js';
 import { mcpAuthDir } from '../../runtime/mcp/oauth-store.js';
-import { selectToolsForRequest, type DeferralOptions } from '../../runtime/search/defer.js';
+import { selectToolsForRequest, type DeferralOptions, type ToolSelection } from '../../runtime/search/defer.js';
 import { sessionArtefactsDir, wieldHome } from '../../runtime/agent/session-store.js';
 
 export interface CodingRuntimeOptions {
@@ -154,16 +154,20 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
   // Bash call does not wait for it; a failure here surfaces again at that call.
   loadBashAnalyzer().catch(() => undefined);
 
+  let stopListing: () => void = () => undefined;
   if (options.codeMode ?? settings.codeMode ?? true) {
     // A program sees the tools a request would send before any search: the rest it finds
     // through ToolSearch, as the model does, so deferral saves the same tokens here. RunCode is
-    // left out of the pool weighed (its description is what is being written).
-    const sent = () =>
-      selectToolsForRequest(
+    // left out of the pool weighed (its description is what is being written). Kept until the
+    // registry changes: weighing 2,000 MCP tools took ~13 ms, on every request.
+    let listing: ToolSelection | undefined;
+    stopListing = registry.onChange(() => (listing = undefined));
+    const sent = (): ToolSelection =>
+      (listing ??= selectToolsForRequest(
         registry.pool().filter((tool) => tool.name !== RUN_CODE_NAME),
         [],
         deferral,
-      );
+      ));
     registry.register(createRunCodeTool({ tools: () => sent().tools, deferred: () => sent().deferred.length > 0 }));
   }
 
@@ -193,6 +197,7 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
     deferral,
     async close() {
       stopSync();
+      stopListing();
       await mcp?.close();
     },
   };
