@@ -15,6 +15,13 @@ function billAll(bodies: readonly Body[]): BilledRequest[] {
 
 const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
 
+/** A session's billed input (base-input-token units) and its share of the uncached input. */
+export function billSession(bodies: readonly unknown[]): { requests: number; uncachedTokens: number; billedTokens: number; ratio: number } {
+  const bills = billAll(bodies as Body[]);
+  const { billed, total } = ratioOf(bills);
+  return { requests: bills.length, uncachedTokens: total, billedTokens: Math.round(billed), ratio: Number((billed / total).toFixed(3)) };
+}
+
 /** The body with `chars` more characters at the end of its system prompt. */
 function withLongerSystem(body: Body, chars: number): Body {
   const pad = ` ${'x'.repeat(Math.max(0, chars - 1))}`;

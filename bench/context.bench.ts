@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStandin, type ScriptStep, type Standin, type StandinOptions } from '../test/support/standin/index.js';
 import { AnthropicCacheSimulator } from '../test/support/cache-simulator.js';
-import { billingBreakdown } from './context-billing.js';
+import { billingBreakdown, billSession } from './context-billing.js';
 import { toolLoading } from './context-tool-loading.js';
 import { CLEARED_PREFIX } from '../src/runtime/context/clearing.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from '../test/cli/helpers.js';
@@ -53,21 +53,6 @@ async function session(
   return { code: run.code, standin, summary, stderr: run.stderr };
 }
 
-/** Billed input of the answered requests, in base-input-token units, and its share of the uncached input. */
-function bill(standin: Standin): { requests: number; uncachedTokens: number; billedTokens: number; ratio: number } {
-  const simulator = new AnthropicCacheSimulator();
-  let total = 0;
-  let billed = 0;
-  let requests = 0;
-  standin.requests.forEach((body) => {
-    const b = simulator.bill(body as Record<string, unknown>);
-    total += b.totalTokens;
-    billed += b.billed;
-    requests++;
-  });
-  return { requests, uncachedTokens: total, billedTokens: Math.round(billed), ratio: Number((billed / total).toFixed(3)) };
-}
-
 function readSteps(cwd: string, count: number, name: (i: number) => string): ScriptStep[] {
   return [
     ...Array.from({ length: count }, (_, i) => ({ toolCalls: [{ name: 'Read', arguments: { file_path: path.join(cwd, name(i)) } }] })),
@@ -88,8 +73,8 @@ async function smallReads(cli: string, requests: number): Promise<Record<string,
   const uncached = await session(cli, script, smallFiles(reads), { settings: { context: { cache: false } } });
   if (process.env.CONTEXT_BENCH_DUMP)
     writeFileSync(`${process.env.CONTEXT_BENCH_DUMP}-${requests}.json`, JSON.stringify(cached.standin.requests));
-  const withCache = bill(cached.standin);
-  const without = bill(uncached.standin);
+  const withCache = billSession(cached.standin.requests);
+  const without = billSession(uncached.standin.requests);
   await cached.standin.close();
   await uncached.standin.close();
   return {

@@ -23,6 +23,8 @@ export interface CliFlags {
   contextWindow?: number;
   /** OpenAI strict mode for function tools (setting `strictTools`). */
   strictTools?: boolean;
+  /** false with --no-code-mode (setting `codeMode`); commander sets true otherwise, which means "as settings say". */
+  codeMode?: boolean;
   /** `--thinking` alone (true) or with a token budget. */
   thinking?: true | number;
   effort?: ReasoningEffort;
@@ -55,6 +57,7 @@ export function addRuntimeOptions(command: Command): Command {
     .option('--deny <rule>', 'deny rule, e.g. "WebFetch" (repeatable)', collect)
     .option('--mcp-config <json>', 'MCP servers: a JSON object or the path of a JSON file')
     .option('--sandbox', 'run Bash commands in the OS sandbox')
+    .option('--no-code-mode', 'do not offer RunCode, the tool that runs a program calling other tools (setting codeMode: false)')
     .option('--trust', "trust this project's settings and .mcp.json for this run");
 }
 

@@ -68,6 +68,8 @@ export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliR
     elicit: options.elicit,
     env,
     applyPatch: (options.provider ?? flags.provider) === 'openai-responses',
+    // Only the flag's "no" overrides settings (commander's default for --no-code-mode is true).
+    codeMode: flags.codeMode === false ? false : undefined,
     mcpConfig: flags.mcpConfig,
     sessionDir: options.scratch,
     mcpFilter: (configs, settings) => withoutDeniedServers(configs, settings.permissions.deny),

@@ -1,11 +1,15 @@
 // `--output-format stream-json` in Claude Code's headless shapes, so scripts written for
 // `claude -p --output-format stream-json` read wield's output: a `system`/`init` line, one
 // `assistant` line per reply, one `user` line per batch of tool results, and a final `result`
-// line. Pure: events in, JSON objects out. wield's own events are `--output-format events`.
+// line. A program's calls (RunCode) come as they happen, as an `assistant` line with the call and a
+// `user` line with its result, each with `parent_tool_use_id` naming the RunCode call (as Claude
+// Code marks a subagent's messages). Pure: events in, JSON objects out. wield's own events are
+// `--output-format events`.
 import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
 import type { PermissionDecision } from '../runtime/pipeline/types.js';
 import type { AssistantPart, UserPart } from '../runtime/providers/types.js';
 import { textBlocks } from '../runtime/agent/history.js';
+import { parentCallId } from './inner-calls.js';
 
 export interface InitFacts {
   sessionId: string;
@@ -60,6 +64,8 @@ export function resultSubtype(stopReason: AgentResult['stopReason']): 'success' 
 export class ClaudeStreamJson {
   private replies = 0;
   private readonly denials: { tool_name: string; tool_use_id: string; reason: string }[] = [];
+  /** Calls running now, each with the program that made it (null for the model's own). */
+  private readonly running = new Map<string, string | null>();
 
   constructor(
     private readonly sessionId: string,
@@ -91,6 +97,29 @@ export class ClaudeStreamJson {
       case 'permission_decided':
         if (event.decision.behavior === 'deny') this.denials.push(denial(event.toolName, event.toolUseId, event.decision));
         return [];
+      case 'tool_start': {
+        const parent = parentCallId(event.toolUseId, (id) => this.running.has(id)) ?? null;
+        this.running.set(event.toolUseId, parent);
+        if (parent === null) return [];
+        const content = [{ type: 'tool_use', id: event.toolUseId, name: event.toolName, input: event.input }];
+        return [
+          {
+            type: 'assistant',
+            message: { id: `msg_${event.toolUseId}`, type: 'message', role: 'assistant', model: this.model, content, stop_reason: null },
+            ...common,
+            parent_tool_use_id: parent,
+          },
+        ];
+      }
+      case 'tool_end': {
+        const parent = this.running.get(event.toolUseId) ?? null;
+        this.running.delete(event.toolUseId);
+        if (parent === null) return [];
+        const content = [
+          { type: 'tool_result', tool_use_id: event.toolUseId, content: textBlocks(event.result.content), is_error: event.result.isError },
+        ];
+        return [{ type: 'user', message: { role: 'user', content }, ...common, parent_tool_use_id: parent }];
+      }
       default:
         return [];
     }

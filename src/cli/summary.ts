@@ -15,7 +15,7 @@ const PREVIEW_WIDTH = 160;
 const FILE_CHANGES: ReadonlySet<string> = new Set(['Write', 'Edit']);
 
 /** The argument that says most about a call, per the built-in tools' parameter names. */
-const KEY_PARAMS = ['command', 'file_path', 'pattern', 'url', 'query', 'path'];
+const KEY_PARAMS = ['command', 'file_path', 'pattern', 'url', 'query', 'path', 'code'];
 const PATH_PARAMS: ReadonlySet<string> = new Set(['file_path', 'path']);
 
 export function clip(text: string, max = MAX_LINE): string {

@@ -1,7 +1,7 @@
 // How a turn's events look in the interactive terminal: the answer as rendered markdown, one line
 // per tool call with a spinner and elapsed time while it runs, the diff of an edit nobody had to
 // approve (an approved one was shown in the prompt), and result durations without the time spent
-// waiting for the person.
+// waiting for the person. A program's calls (RunCode) are shown as they happen, indented under it.
 import { styleText } from 'node:util';
 import type { AgentEvent } from '../runtime/agent/events.js';
 import { clipLines, colorDiff, fileDiff } from './diff-view.js';
@@ -10,6 +10,7 @@ import { createMarkdownStream, type RenderMarkdown } from './markdown.js';
 import { callSummary, clip, resultView, shortPath } from './summary.js';
 import { plainText } from './terminal-text.js';
 import { retryNotice } from '../runtime/providers/retry.js';
+import { parentCallId } from './inner-calls.js';
 
 /** Braille spinner frames, as ora and pi draw them. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -61,8 +62,18 @@ export function createTurnView(options: TurnViewOptions): TurnView {
   });
   const calls = new Map<
     string,
-    { summary: string; input: Record<string, unknown>; asked: boolean; waitedMs: number; askedAt?: number; before?: string }
+    {
+      summary: string;
+      input: Record<string, unknown>;
+      asked: boolean;
+      waitedMs: number;
+      askedAt?: number;
+      before?: string;
+      /** The program (RunCode call) that made this call. */
+      parent?: string;
+    }
   >();
+  const indentOf = (id: string): string => (calls.get(id)?.parent === undefined ? '' : '  ');
   const flush = (): void => markdown.flush();
   return {
     onEvent(event) {
@@ -87,8 +98,9 @@ export function createTurnView(options: TurnViewOptions): TurnView {
             asked: false,
             waitedMs: 0,
             before: editing ? options.readFile(input.file_path) : undefined,
+            parent: parentCallId(event.toolUseId, (id) => calls.has(id)),
           });
-          line(`● ${summary}`);
+          line(`${indentOf(event.toolUseId)}● ${summary}`);
           headed = event.toolUseId;
           spinner.start(event.toolUseId, summary);
           break;
@@ -100,24 +112,35 @@ export function createTurnView(options: TurnViewOptions): TurnView {
           const call = calls.get(event.toolUseId);
           if (call) Object.assign(call, { asked: true, askedAt: performance.now() });
           spinner.pause(event.toolUseId);
+          // The program waits for the person too: its spinner stays off the prompt, its time off the clock.
+          const program = call?.parent === undefined ? undefined : calls.get(call.parent);
+          if (program && call?.parent !== undefined) {
+            program.askedAt = performance.now();
+            spinner.pause(call.parent);
+          }
           break;
         }
         case 'permission_decided': {
           const call = calls.get(event.toolUseId);
-          if (call?.askedAt !== undefined) {
-            call.waitedMs += performance.now() - call.askedAt;
-            call.askedAt = undefined;
+          const program = call?.parent === undefined ? undefined : calls.get(call.parent);
+          for (const waiting of [call, program]) {
+            if (waiting?.askedAt !== undefined) {
+              waiting.waitedMs += performance.now() - waiting.askedAt;
+              waiting.askedAt = undefined;
+            }
           }
           spinner.resume(event.toolUseId);
+          if (call?.parent !== undefined) spinner.resume(call.parent);
           break;
         }
         case 'tool_end': {
           spinner.stop(event.toolUseId);
           const call = calls.get(event.toolUseId);
+          const indent = indentOf(event.toolUseId);
           calls.delete(event.toolUseId);
           const view = resultView(event.toolName, event.result, { waitedMs: call?.waitedMs ?? 0, cwd: options.cwd });
-          if (call && (call.asked || headed !== event.toolUseId)) line(`● ${call.summary}`);
-          line(view.lines.map((text, i) => `${i === 0 ? '  ⎿ ' : '    '}${text}`).join('\n'));
+          if (call && (call.asked || headed !== event.toolUseId)) line(`${indent}● ${call.summary}`);
+          line(view.lines.map((text, i) => `${indent}${i === 0 ? '  ⎿ ' : '    '}${text}`).join('\n'));
           if (view.full.length > 0) options.onExpandable?.(`${call?.summary ?? event.toolName} · all ${view.full.length} lines`, view.full);
           const input = call?.input ?? {};
           if (!event.result.isError && call && !call.asked && (event.toolName === 'Edit' || event.toolName === 'Write')) {

@@ -1,9 +1,10 @@
-// createCliRuntime in process: the ToolSearch index's sync under registry churn, and the
-// settings it hands to ToolSearch deferral.
+// createCliRuntime in process: the ToolSearch index's sync under registry churn, the settings it
+// hands to ToolSearch deferral, and RunCode under deferral.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCliRuntime, type CliRuntime } from '../../src/cli/runtime.js';
 import { runToolCall } from '../../src/runtime/pipeline/run.js';
 import { ToolIndex } from '../../src/runtime/search/tool-index.js';
+import { selectToolsForRequest } from '../../src/runtime/search/defer.js';
 import { defineTool } from '../../src/runtime/tool/define.js';
 import { cleanEnv, tempDir } from './helpers.js';
 
@@ -64,5 +65,50 @@ describe('createCliRuntime', () => {
       ['docs', 'disabled'],
       ['tickets', 'disabled'],
     ]);
+  });
+
+  it('offers RunCode in every request; under deferral its listing is what the request sends, and a program calls the rest by name', async () => {
+    runtime = await open();
+    for (let i = 0; i < 50; i++)
+      runtime.registry.register(
+        defineTool({
+          name: `mcp__load__tool_${i}`,
+          source: 'mcp',
+          description: `Frobnicates widget number ${i}`,
+          inputJSONSchema: { type: 'object' },
+          isReadOnly: () => true,
+          call: async () => `widget ${i} done`,
+        }),
+      );
+    const selection = selectToolsForRequest(runtime.registry.pool(), [], runtime.deferral);
+    const sent = selection.tools.map((tool) => tool.name);
+    expect(sent).toContain('RunCode');
+    expect(selection.deferred.map((tool) => tool.name)).toContain('mcp__load__tool_7');
+    const description = selection.tools.find((tool) => tool.name === 'RunCode')?.description({ cwd: runtime.session.cwd }) ?? '';
+    expect(description).toContain('tools.Read(input:');
+    expect(description).not.toContain('mcp__load__tool_');
+    expect(description).toContain(
+      'More tools are deferred: call ToolSearch yourself to load their definitions, then call them here by name.',
+    );
+    // The listing follows the registry: a tool registered later, always loaded, is listed from then on.
+    runtime.registry.register(
+      defineTool({
+        name: 'mcp__pinned__tool',
+        source: 'mcp',
+        description: 'Pinned',
+        inputJSONSchema: { type: 'object' },
+        alwaysLoad: true,
+        call: async () => 'ok',
+      }),
+    );
+    const runCode = runtime.registry.all().find((tool) => tool.name === 'RunCode');
+    expect(runCode?.description({ cwd: runtime.session.cwd })).toContain('tools.mcp__pinned__tool(input:');
+    const code = `console.log(await tools.ToolSearch({ query: "select:mcp__load__tool_7" }));
+console.log(await tools.mcp__load__tool_7({}));`;
+    const result = await runToolCall({ id: 'p', name: 'RunCode', input: { code } }, runtime.rt, new AbortController().signal);
+    const text = JSON.stringify(result.content);
+    expect(text).toContain('mcp__load__tool_7');
+    expect(text).toContain('widget 7 done');
+    expect(text).toContain('Tool calls (2): ToolSearch ok · mcp__load__tool_7 ok');
   });
 });

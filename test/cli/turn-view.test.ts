@@ -79,4 +79,47 @@ describe('the turn view', () => {
     turn.onEvent(end('2', 'two'));
     expect(lines).toEqual(['● Bash(echo one)', '  ⎿ one', '● Bash(echo two)', '● Bash(echo three)', '● Bash(echo two)', '  ⎿ two']);
   });
+
+  it("shows a program's calls as they happen, indented under it, and leaves the person's wait out of the program's time", () => {
+    const { lines, turn } = view();
+    const start = (id: string, toolName: string, input: Record<string, unknown>) =>
+      turn.onEvent({ type: 'tool_start', toolUseId: id, toolName, input });
+    const end = (id: string, toolName: string, text: string, durationMs = 5) =>
+      turn.onEvent({
+        type: 'tool_end',
+        toolUseId: id,
+        toolName,
+        result: { toolUseId: id, toolName, durationMs, isError: false, content: [{ type: 'text' as const, text }] },
+      });
+    start('p', 'RunCode', { code: 'const a = await tools.Read({file_path: "a"})' });
+    start('p.1', 'Read', { file_path: 'a' });
+    end('p.1', 'Read', '     1\talpha');
+    start('p.2', 'Bash', { command: 'touch x' });
+    const decision = { behavior: 'ask' as const, reason: 'r' };
+    turn.onEvent({ type: 'permission_asked', toolUseId: 'p.2', toolName: 'Bash', input: { command: 'touch x' }, decision });
+    const until = performance.now() + 1200;
+    while (performance.now() < until) {
+      // the person reads the prompt
+    }
+    turn.onEvent({
+      type: 'permission_decided',
+      toolUseId: 'p.2',
+      toolName: 'Bash',
+      decision: { behavior: 'allow', reason: 'y' },
+      by: 'user',
+    });
+    end('p.2', 'Bash', 'done');
+    end('p', 'RunCode', 'Tool calls (2): Read ok · Bash ok', 1300);
+    expect(lines).toEqual([
+      '● RunCode(const a = await tools.Read({file_path: "a"}))',
+      '  ● Read(a)',
+      '    ⎿ Read 1 line',
+      '  ● Bash(touch x)',
+      '  ● Bash(touch x)',
+      '    ⎿ done',
+      '● RunCode(const a = await tools.Read({file_path: "a"}))',
+      // 1300 ms less the 1.2 s the person took: no duration shown for a result this quick.
+      '  ⎿ Tool calls (2): Read ok · Bash ok',
+    ]);
+  });
 });

@@ -19,11 +19,12 @@ import type { AskUser, SessionState } from '../../runtime/tool/types.js';
 import { createSession } from '../../runtime/tool/session.js';
 import { ToolIndex } from '../../runtime/search/tool-index.js';
 import { createToolSearchTool } from '../../runtime/search/tool.js';
+import { createRunCodeTool, RUN_CODE_NAME } from '../../runtime/codemode/tool.js';
 import { loadMcpConfigs, type LoadedMcpConfigs } from '../../runtime/mcp/load.js';
 import type { McpManager } from '../../runtime/mcp/manager.js';
 import { declineElicitation, type McpElicitHandler } from '../../runtime/mcp/elicit.js';
 import { mcpAuthDir } from '../../runtime/mcp/oauth-store.js';
-import type { DeferralOptions } from '../../runtime/search/defer.js';
+import { selectToolsForRequest, type DeferralOptions, type ToolSelection } from '../../runtime/search/defer.js';
 import { sessionArtefactsDir, wieldHome } from '../../runtime/agent/session-store.js';
 
 export interface CodingRuntimeOptions {
@@ -43,6 +44,8 @@ export interface CodingRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** Offer apply_patch (Codex's format, for OpenAI Responses models). */
   applyPatch?: boolean;
+  /** Offer RunCode (code mode); default: settings `codeMode`, on unless it is false. */
+  codeMode?: boolean;
   /** An extra MCP config file (the CLI's --mcp-config). */
   mcpConfig?: string;
   /** The session's files (sandbox support, MCP logs); default: the session's folder under WIELD_HOME. */
@@ -168,6 +171,23 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
   // Bash call does not wait for it; a failure here surfaces again at that call.
   loadBashAnalyzer().catch(() => undefined);
 
+  let stopListing: () => void = () => undefined;
+  if (options.codeMode ?? settings.codeMode ?? true) {
+    // A program sees the tools a request would send before any search: the rest it finds
+    // through ToolSearch, as the model does, so deferral saves the same tokens here. RunCode is
+    // left out of the pool weighed (its description is what is being written). Kept until the
+    // registry changes: weighing 2,000 MCP tools took ~13 ms, on every request.
+    let listing: ToolSelection | undefined;
+    stopListing = registry.onChange(() => (listing = undefined));
+    const sent = (): ToolSelection =>
+      (listing ??= selectToolsForRequest(
+        registry.pool().filter((tool) => tool.name !== RUN_CODE_NAME),
+        [],
+        deferral,
+      ));
+    registry.register(createRunCodeTool({ tools: () => sent().tools, deferred: () => sent().deferred.length > 0 }));
+  }
+
   const rt = createRuntime({
     registry,
     session,
@@ -196,6 +216,7 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
     leftoversCleaned,
     async close() {
       stopSync();
+      stopListing();
       await Promise.all([mcp?.close(), jobs.close(), leftoversCleaned]);
     },
   };

@@ -12,6 +12,7 @@ export const WIELD_KEYS = [
   'mcpServers',
   'sandbox',
   'toolSearch',
+  'codeMode',
   'context',
   'trustedProjects',
   'model',

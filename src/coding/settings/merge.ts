@@ -22,6 +22,8 @@ export interface WieldSettings {
   mcpServers: Record<string, Record<string, unknown>>;
   sandbox: SandboxSettings;
   toolSearch: { enabled?: boolean; [key: string]: unknown };
+  /** Whether the model is offered RunCode (code mode); undefined: on. */
+  codeMode?: boolean;
   /** Window, caching, prices, turn budget, clearing and compaction (trusted layers only). */
   context: ContextSettings;
   /** The default model id (trusted layers only). */
@@ -96,6 +98,7 @@ function applyTrusted(into: WieldSettings, { data, source, base }: SettingsLayer
   }
   Object.assign(into.mcpServers, data.mcpServers ?? {});
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
+  if (data.codeMode !== undefined) into.codeMode = data.codeMode;
   if (data.model) into.model = data.model;
   if (data.modelStream) into.modelStream = { ...into.modelStream, ...data.modelStream };
   if (data.strictTools !== undefined) into.strictTools = data.strictTools;
@@ -136,4 +139,6 @@ function tighten(into: WieldSettings, { data, source, base }: SettingsLayer): vo
   if (hides.length) target.denyRead = [...(target.denyRead ?? []), ...hides];
   // Not a permission: which tools are deferred changes what the model sees first, not what runs.
   if (data.toolSearch) into.toolSearch = { ...into.toolSearch, ...data.toolSearch };
+  // Neither is code mode: a program's every call is decided as the same call made directly.
+  if (data.codeMode !== undefined) into.codeMode = data.codeMode;
 }

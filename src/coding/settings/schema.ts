@@ -51,6 +51,8 @@ export const settingsFileSchema = z.strictObject({
   mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   sandbox: sandboxSettingsSchema.optional(),
   toolSearch: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  /** false: no RunCode tool (code mode); on by default. */
+  codeMode: z.boolean().optional(),
   context: z
     .strictObject({
       /** The model's context window in tokens, for ids wield does not know. */

@@ -64,7 +64,18 @@ export async function runProgram(module: QuickJSWASMModule, code: string, host: 
     const evaluated = slice(() => vm.evalCode(wrapProgram(code), PROGRAM_FILE));
     if (evaluated.error) return failure(evaluated.error);
     const main = evaluated.value;
-    const aborted = new Promise<void>((resolve) => host.signal.addEventListener('abort', () => resolve(), { once: true }));
+    // Removed when the program ends: a caller may run many programs under one signal.
+    let stopWaiting: () => void = () => undefined;
+    const aborted = new Promise<void>((resolve) => (stopWaiting = resolve));
+    host.signal.addEventListener('abort', stopWaiting, { once: true });
+    try {
+      return await loop(main, aborted);
+    } finally {
+      host.signal.removeEventListener('abort', stopWaiting);
+    }
+  }
+
+  async function loop(main: QuickJSHandle, aborted: Promise<void>): Promise<ProgramEnd> {
     for (;;) {
       const jobs = slice(() => runtime.executePendingJobs());
       if (jobs.error) return failure(jobs.error);

@@ -37,6 +37,11 @@ export interface RunCodeOutput {
 export interface RunCodeOptions {
   /** The tools to list in the description (RunCode itself is left out); any tool of the runtime can be called by name. */
   tools?: () => readonly AnyTool[];
+  /**
+   * Whether tools are deferred (left out of `tools`, found through ToolSearch): the description
+   * then says so, without a count, so it stays byte-stable as servers add tools (prompt caching).
+   */
+  deferred?: () => boolean;
   /** Tighter or looser bounds than DEFAULT_LIMITS. */
   limits?: Partial<ProgramLimits>;
 }
@@ -51,11 +56,16 @@ const INTRO =
   'checked exactly as a direct call (permissions, hooks; a person may be asked). console.log(...) is your output, followed by a ' +
   'list of the calls made. No file system, network, require/import or timers; CPU time and memory are limited.';
 
-export function describeRunCode(tools: readonly AnyTool[], cwd: string): string {
+export function describeRunCode(tools: readonly AnyTool[], cwd: string, deferred = false): string {
   const callable = tools.filter((tool) => tool.name !== RUN_CODE_NAME);
   const listed = callable.slice(0, MAX_LISTED_TOOLS).map((tool) => signatureOf(tool, cwd));
   const more = callable.length - listed.length;
-  const tail = more > 0 ? `\n// …and ${more} more: find them with await tools.ToolSearch({query}); any tool can be called by name.` : '';
+  const tail =
+    more > 0
+      ? `\n// …and ${more} more: find them with await tools.ToolSearch({query}); any tool can be called by name.`
+      : deferred
+        ? '\n// More tools are deferred: call ToolSearch yourself to load their definitions, then call them here by name.'
+        : '';
   return listed.length === 0 ? INTRO : `${INTRO}\n\nTools:\n${listed.join('\n')}${tail}`;
 }
 
@@ -65,7 +75,9 @@ export function createRunCodeTool(options: RunCodeOptions = {}): Tool<RunCodeInp
     name: RUN_CODE_NAME,
     source: 'builtin',
     searchHint: 'code mode program script javascript many tool calls filter aggregate join',
-    description: (ctx) => describeRunCode(options.tools?.() ?? [], ctx.cwd),
+    description: (ctx) => describeRunCode(options.tools?.() ?? [], ctx.cwd, options.deferred?.() ?? false),
+    // Never deferred: a program tool found only by searching would rarely be used.
+    alwaysLoad: true,
     inputSchema: input,
     // The program does nothing by itself; each call it makes is decided on its own.
     checkPermissions: () => ({ behavior: 'allow' }),

@@ -110,6 +110,7 @@ const ONE_LINE_CHARS = 160;
 /** First sentence or line of a description, whitespace collapsed, at most 160 characters. */
 export function oneLine(description: string, max = ONE_LINE_CHARS): string {
   const flat = description.replace(/\s+/g, ' ').trim();
-  const sentence = /^(.+?[.!?])(?:\s|$)/.exec(flat)?.[1] ?? flat;
+  // "e.g." and "i.e." end no sentence: Glob's "Finds files by glob pattern (e.g. …" was cut there.
+  const sentence = /^(.+?(?<!\b(?:e\.g|i\.e))[.!?])(?:\s|$)/.exec(flat)?.[1] ?? flat;
   return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`;
 }

@@ -1,5 +1,6 @@
 // Bad programs end with a clear result naming the line and the cause, never a hung or crashed run.
 import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
 import { runProgram } from '../../../src/runtime/codemode/interpreter.js';
 import { DEFAULT_LIMITS, type ProgramHost } from '../../../src/runtime/codemode/types.js';
 import { newInterpreter } from '../../../src/runtime/codemode/quickjs.js';
@@ -107,6 +108,13 @@ describe('limits', () => {
     const run = await running;
     expect(run.end).toEqual({ kind: 'completed' });
     expect(run.output).toBe('done\n');
+  });
+
+  it('programs run one after another under one signal leave no listener on it', async () => {
+    const signal = new AbortController().signal;
+    const host: ProgramHost = { signal, waitedMs: () => 0, call: async () => ({ ok: true, text: 'done' }) };
+    for (let i = 0; i < 12; i++) await runProgram(await newInterpreter(64 * 1024 * 1024), 'await tools.A({})', host, DEFAULT_LIMITS);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('output past the limit is cut and said so', async () => {

@@ -51,5 +51,11 @@ describe('signatures', () => {
     expect(text).not.toContain('tools.RunCode');
     const many = Array.from({ length: MAX_LISTED_TOOLS + 3 }, (_, i) => tool(`T${i}`));
     expect(describeRunCode(many, '/')).toContain('// …and 3 more: find them with await tools.ToolSearch({query})');
+    // Deferred tools are said without a count, so the description stays the same as servers add tools.
+    const deferred = describeRunCode([tool('Alpha')], '/', true);
+    expect(deferred).toContain(
+      '// More tools are deferred: call ToolSearch yourself to load their definitions, then call them here by name.',
+    );
+    expect(describeRunCode([tool('Alpha')], '/')).not.toContain('deferred');
   });
 });

@@ -139,6 +139,9 @@ describe('tool documents', () => {
 
   it('cuts descriptions to their first sentence on one line', () => {
     expect(oneLine('Gets the weather.\nMore text here.')).toBe('Gets the weather.');
+    expect(oneLine('Finds files (e.g. "*.ts", i.e. globs), newest first. Then more.')).toBe(
+      'Finds files (e.g. "*.ts", i.e. globs), newest first.',
+    );
     expect(oneLine('x'.repeat(300)).length).toBe(160);
   });
 });
