@@ -59,10 +59,26 @@ export function recordedPrompts(records: readonly SessionRecord[]): RecordedProm
   return prompts;
 }
 
-/** The files wield changed since a prompt (the paths with an `after` record from there on), in order. */
+/** Whether two records of a file say the same state (by hash). */
+function sameState(a: FileRecord, b: FileRecord): boolean {
+  return a.absent === true ? b.absent === true : b.absent !== true && a.sha256 !== undefined && a.sha256 === b.sha256;
+}
+
+/**
+ * The files wield changed since a prompt, in order: those with an `after` record that differs
+ * from the record before it (a call that failed or wrote the same bytes changed nothing). With
+ * no record before it (the session's record limit), it counts as changed.
+ */
 export function filesChangedSince(records: readonly SessionRecord[], prompt: RecordedPrompt): string[] {
-  const paths = records.slice(prompt.at).flatMap((record) => (record.type === 'file' && record.after ? [record.path] : []));
-  return [...new Set(paths)];
+  const last = new Map<string, FileRecord>();
+  const changed = new Set<string>();
+  for (const record of records.slice(prompt.at)) {
+    if (record.type !== 'file') continue;
+    const previous = last.get(record.path);
+    if (record.after && (previous === undefined || !sameState(previous, record))) changed.add(record.path);
+    last.set(record.path, record);
+  }
+  return [...changed];
 }
 
 /** A recorded call that may have changed files without a record of them (`untracked` says which tools). */

@@ -108,6 +108,18 @@ describe('rewind plan', () => {
     ]);
   });
 
+  it('leaves out a file a call left as it was (a failed write), even when it was edited by hand since', () => {
+    const records: SessionRecord[] = [
+      prompt('first'),
+      { type: 'file', path: 'a.txt', sha256: hash('same\n'), size: 5, content: 'same\n', encoding: 'utf8' },
+      { type: 'file', path: 'a.txt', after: true, sha256: hash('same\n'), size: 5 },
+    ];
+    const [first] = recordedPrompts(records);
+    expect(filesChangedSince(records, first)).toEqual([]);
+    const current = new Map<string, DiskFile>([['a.txt', { data: Buffer.from('by hand\n') }]]);
+    expect(planRewind({ records, prompt: first, current, untracked: noCommands }).files).toEqual([]);
+  });
+
   it('names the commands that ran since, and files whose earlier content was not kept', () => {
     const records: SessionRecord[] = [
       prompt('first'),
