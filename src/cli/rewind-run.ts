@@ -5,6 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite } from '../coding/tools/fs-util.js';
+import { afterRecord } from '../runtime/agent/replay-capture.js';
 import { type DiskFile, filesChangedSince, planRewind, recordedPrompts, type UntrackedCall } from '../runtime/agent/rewind.js';
 import { readSession, type SessionRecord } from '../runtime/agent/session-store.js';
 import { isRecord } from '../runtime/util/record.js';
@@ -135,6 +136,9 @@ export async function runRewind(ctx: RewindContext): Promise<string> {
     } catch (error) {
       failed.push(`${file.path}: ${messageOf(error)}`);
     }
+    // As after a call's change: a later /rewind tells this state from an outside edit.
+    const after = afterRecord(cwd, abs);
+    if (after) session.log.append(after);
   }
   const conversation = scope !== 'code';
   if (conversation) {

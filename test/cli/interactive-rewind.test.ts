@@ -107,6 +107,17 @@ describe('/rewind', () => {
     const sent = JSON.stringify(standin.requests.at(-1));
     expect(sent).toContain('start again');
     expect(sent).not.toContain('write the files');
+
+    // The rewind's own writes are recorded: rewinding there again finds nothing to restore, and no outside edit.
+    tmux.type('/rewind');
+    await tmux.waitFor('Rewind to before which prompt?', 4);
+    tmux.keys('3');
+    screen = await tmux.waitFor('Rewind what?', 3);
+    expect(screen.slice(screen.lastIndexOf('Rewind to before “write the files”:'))).toMatch(
+      /:\n\s+no file to restore: none wield changed since then differs from how it was\nCannot restore:/,
+    );
+    tmux.keys('Escape');
+    await tmux.waitFor('rewind cancelled; nothing changed', 3);
     tmux.type('/exit');
     screen = await tmux.waitFor(/\[exit 0\]/);
     const id = /session ([\w-]+) · continue it/.exec(screen)?.[1];

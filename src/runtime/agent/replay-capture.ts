@@ -42,8 +42,8 @@ function relativeTo(cwd: string, abs: string): string {
   return path.relative(cwd, abs).split(path.sep).join('/');
 }
 
-/** The hash (or absence) of a file after a call changed it: enough to tell a later outside edit. */
-function afterRecord(cwd: string, abs: string): FileRecord | undefined {
+/** The hash (or absence) of a file after wield changed it (a call, /rewind): enough to tell a later outside edit. */
+export function afterRecord(cwd: string, abs: string): FileRecord | undefined {
   const rel = relativeTo(cwd, abs);
   try {
     const stat = lstatSync(abs);
