@@ -15,9 +15,9 @@ export type FileRecord = Extract<SessionRecord, { type: 'file' }>;
 export interface SnapshotLimits {
   /** Larger files are recorded by hash and size only. */
   maxFileBytes: number;
-  /** Content recorded per session, in all. */
+  /** Content recorded per session, in all (and as much again for /rewind's later records). */
   maxTotalBytes: number;
-  /** Files recorded per session (a Grep over a large tree stops there). */
+  /** Files recorded per session (a Grep over a large tree stops there; as many again for /rewind). */
   maxFiles: number;
 }
 
@@ -67,11 +67,14 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
   let recordedThisPrompt = new Set<string>();
   /** The files each running call may write, by call id, for their `after` records. */
   const writes = new Map<string, string[]>();
-  let files = 0;
-  let bytes = 0;
+  // Records for /rewind (a file seen before, recorded again) have caps of their own: a file edited
+  // in every prompt never leaves a replay without the first state of the others.
+  const first = { files: 0, bytes: 0 };
+  const again = { files: 0, bytes: 0 };
 
   const snapshot = (abs: string, out: FileRecord[], write: boolean): void => {
-    if (recordedThisPrompt.has(abs) || (seen.has(abs) && !write) || files >= limits.maxFiles) return;
+    const budget = seen.has(abs) ? again : first;
+    if (recordedThisPrompt.has(abs) || (seen.has(abs) && !write) || budget.files >= limits.maxFiles) return;
     seen.add(abs);
     recordedThisPrompt.add(abs);
     const rel = relativeTo(options.cwd, abs);
@@ -93,15 +96,15 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
       return;
     }
     if (!stat.isFile()) return;
-    files += 1;
+    budget.files += 1;
     const data = readFileSync(abs);
     const sha256 = createHash('sha256').update(data).digest('hex');
-    const keep = data.length <= limits.maxFileBytes && bytes + data.length <= limits.maxTotalBytes;
+    const keep = data.length <= limits.maxFileBytes && budget.bytes + data.length <= limits.maxTotalBytes;
     if (!keep) {
       out.push({ type: 'file', path: rel, sha256, size: data.length, mtimeMs: stat.mtimeMs });
       return;
     }
-    bytes += data.length;
+    budget.bytes += data.length;
     const utf8 = isUtf8(data);
     out.push({
       type: 'file',

@@ -75,6 +75,31 @@ describe('file snapshots', () => {
     expect(restoreFiles(records, workspace)).toEqual({ restored: 1, missing: [] });
   });
 
+  it("keeps /rewind's later records within caps of their own, so the first states stay whole", () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'wield-capture-'));
+    const a = path.join(cwd, 'a.txt');
+    const b = path.join(cwd, 'b.txt');
+    writeFileSync(a, 'aaaaa\n');
+    writeFileSync(b, 'bbbbb\n');
+    const snapshots = createFileSnapshots({
+      cwd,
+      resolveTool: (name) => tools.get(name),
+      limits: { maxFileBytes: 100, maxTotalBytes: 12, maxFiles: 10 },
+    });
+    const records: FileRecord[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      records.push(...snapshots(prompt(`p${n}`)), ...snapshots(start(`w${n}`, 'Put', a)));
+    }
+    records.push(...snapshots(start('r', 'Get', b)));
+    expect(records.map((r) => `${r.path}:${r.content === undefined ? 'hash' : 'content'}`)).toEqual([
+      'a.txt:content',
+      'a.txt:content',
+      'a.txt:content',
+      'a.txt:hash',
+      'b.txt:content',
+    ]);
+  });
+
   it('records an absent file as absent after a change that did not create it', () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'wield-capture-'));
     const snapshots = createFileSnapshots({ cwd, resolveTool: (name) => tools.get(name) });
