@@ -86,6 +86,49 @@ describe('rewind plan', () => {
     );
   });
 
+  it('flags exactly the files edited outside wield since its last write, and restores only what wield changed (property)', () => {
+    const edits = fc.array(fc.record({ path, text: fc.option(text, { nil: undefined }) }), { maxLength: 3 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(op, { maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+        initial,
+        edits,
+        fc.nat(),
+        (ops, start, outside, pick) => {
+          const { records, before, final } = simulate(ops, start);
+          const lastWritten = new Map(final);
+          // Edited by hand after the session's last prompt.
+          const now = new Map(final);
+          for (const edit of outside) {
+            if (edit.text === undefined) now.delete(edit.path);
+            else now.set(edit.path, edit.text);
+          }
+          const chosen = recordedPrompts(records)[pick % ops.length];
+          const changed = filesChangedSince(records, chosen);
+          const plan = planRewind({ records, prompt: chosen, current: disk(now, changed), untracked: noCommands });
+          for (const file of plan.files) expect(file.changedOutside).toBe(now.get(file.path) !== lastWritten.get(file.path));
+          // Which files wield changed since the prompt: a write op that changed the value.
+          const touched = new Set<string>();
+          const state = new Map(before[chosen.index]);
+          for (const prompt of ops.slice(chosen.index))
+            for (const o of prompt) {
+              const was = state.get(o.path);
+              if (o.kind === 'write') state.set(o.path, o.text);
+              if (o.kind === 'delete') state.delete(o.path);
+              if (state.get(o.path) !== was) touched.add(o.path);
+            }
+          const restored = new Map(now);
+          for (const file of plan.files) {
+            if (file.content === undefined) restored.delete(file.path);
+            else restored.set(file.path, file.content.toString('utf8'));
+          }
+          for (const file of ['a.txt', 'src/b.ts', 'c.md'])
+            expect(restored.get(file)).toBe(touched.has(file) ? before[chosen.index].get(file) : now.get(file));
+        },
+      ),
+    );
+  });
+
   it('counts lines, says which files changed outside wield since, and deletes what did not exist', () => {
     const { records } = simulate(
       [
