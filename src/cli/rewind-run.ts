@@ -2,7 +2,7 @@
 // conversation, then about files changed outside wield), write atomically, and record a
 // conversation rewind in the log so a resume continues from it. The decisions are in
 // runtime/agent/rewind.ts and the words in rewind-view.ts.
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite } from '../coding/tools/fs-util.js';
 import { afterRecord } from '../runtime/agent/replay-capture.js';
@@ -14,8 +14,15 @@ import type { AgentSession } from './agent-session.js';
 import { CANCEL, doneText, outsideChoices, pickedPrompt, previewText, promptChoices, scopeChoices, shownPrompts } from './rewind-view.js';
 import type { Choice } from './screen.js';
 
+/** What /rewind needs of the session: its log, its history and where its tools run. */
+export interface RewindSession {
+  log: Pick<AgentSession['log'], 'saved' | 'failure' | 'file' | 'append'>;
+  messages: AgentSession['messages'];
+  runtime: { session: { cwd: string }; rt: Pick<AgentSession['runtime']['rt'], 'resolveTool'> };
+}
+
 export interface RewindContext {
-  session: AgentSession;
+  session: RewindSession;
   /** One answer from the person among `choices` (Esc gives the escape one). */
   choose: (label: string, choices: readonly Choice[], intro?: string) => Promise<string>;
 }
@@ -27,6 +34,18 @@ function inside(cwd: string, file: string): string | undefined {
   const abs = path.resolve(cwd, file);
   const rel = path.relative(cwd, abs);
   return rel.startsWith('..') || path.isAbsolute(rel) ? undefined : abs;
+}
+
+/** Whether a path's nearest existing folder resolves (through symlinks) outside cwd: never written then. */
+function leavesFolder(cwd: string, abs: string): boolean {
+  let dir = path.dirname(abs);
+  while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  try {
+    const rel = path.relative(realpathSync(cwd), realpathSync(dir));
+    return rel.startsWith('..') || path.isAbsolute(rel);
+  } catch {
+    return true;
+  }
 }
 
 /** The files as they are now, or the error that stopped reading one. */
@@ -54,7 +73,7 @@ function same(a: DiskFile | undefined, b: DiskFile | undefined): boolean {
  * A call whose writes the log does not record: a tool that may change something without naming
  * a file inside cwd it writes (a shell command, a write outside the folder, a tool gone since).
  */
-function untrackedFor(session: AgentSession): (call: UntrackedCall) => boolean {
+function untrackedFor(session: RewindSession): (call: UntrackedCall) => boolean {
   const cwd = session.runtime.session.cwd;
   return (call) => {
     const tool = session.runtime.rt.resolveTool(call.name);
@@ -125,6 +144,10 @@ export async function runRewind(ctx: RewindContext): Promise<string> {
   for (const file of files) {
     const abs = inside(cwd, file.path);
     if (abs === undefined) continue;
+    if (leavesFolder(cwd, abs)) {
+      failed.push(`${file.path}: its folder now leads outside the working folder (a symlink); not written`);
+      continue;
+    }
     try {
       if (file.content === undefined) {
         rmSync(abs, { force: true });
