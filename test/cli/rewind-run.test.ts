@@ -6,6 +6,7 @@ import { type RewindSession, runRewind } from '../../src/cli/rewind-run.js';
 import { readSession, SessionLog, type SessionRecord } from '../../src/runtime/agent/session-store.js';
 import type { Choice } from '../../src/cli/screen.js';
 import { tempDir } from './helpers.js';
+import { builtinTools } from '../../src/coding/tools/index.js';
 
 const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -95,6 +96,29 @@ describe('/rewind run', () => {
     const result = await runRewind({ session: s, choose: answers('1', 'code').choose });
     expect(result).toContain('error: link/x.txt: its folder now leads outside the working folder (a symlink); not written');
     expect(existsSync(path.join(outside, 'x.txt'))).toBe(true);
+  });
+
+  it('names the calls whose writes are not recorded: commands and writes outside the folder, not reads or recorded writes', async () => {
+    const tools = builtinTools();
+    const use = (id: string, name: string, input: object) => ({ type: 'tool_use' as const, id, name, input });
+    const s = session([
+      {
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [
+            use('1', 'Read', { file_path: 'a.txt' }),
+            use('2', 'Write', { file_path: 'a.txt', content: 'two\n' }),
+            use('3', 'Write', { file_path: '../elsewhere.txt', content: 'x' }),
+            use('4', 'Bash', { command: 'touch made.txt' }),
+          ],
+        },
+      },
+    ]);
+    s.runtime.rt = { resolveTool: (name) => tools.find((tool) => tool.name === name) };
+    const { asked, choose } = answers('1', 'cancel');
+    await runRewind({ session: s, choose });
+    expect(asked[1]).toContain('not undone (the log keeps no copy of it): Write(../elsewhere.txt), Bash(touch made.txt)\n');
   });
 
   it('says why there is nothing to rewind yet', async () => {

@@ -28,7 +28,7 @@ describe('/rewind view', () => {
         { path: 'new.txt', added: 0, removed: 3, changedOutside: true },
         { path: 'logo.png', content: Buffer.from([0, 1]), changedOutside: false },
       ],
-      cannot: ['what commands wrote is not undone: Bash(make) ran since then'],
+      cannot: ['what these calls since then wrote is not undone (the log keeps no copy of it): Bash(make)'],
       messages: [],
     };
     expect(previewText(plan)).toBe(
@@ -38,7 +38,7 @@ describe('/rewind view', () => {
         '  delete  new.txt (+0 -3) — changed since wield last wrote it (outside wield or by a command)',
         '  restore logo.png (not text)',
         'Cannot restore:',
-        '  - what commands wrote is not undone: Bash(make) ran since then',
+        '  - what these calls since then wrote is not undone (the log keeps no copy of it): Bash(make)',
       ].join('\n'),
     );
     expect(scopeChoices(plan).map((choice) => choice.answer)).toEqual(['both', 'code', 'conversation', CANCEL]);

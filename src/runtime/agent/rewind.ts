@@ -126,10 +126,12 @@ function lineCounts(now: Buffer | undefined, then: Buffer | undefined): { added?
   return { added, removed };
 }
 
+/** `Bash(make build)`, `Write(../notes.txt)`: the call by its command or file, else its tool. */
 function callLabel(call: UntrackedCall): string {
-  const command = typeof call.input === 'object' && call.input !== null ? (call.input as { command?: unknown }).command : undefined;
-  if (typeof command !== 'string') return call.name;
-  const line = command.replace(/\s+/g, ' ').trim();
+  const input = typeof call.input === 'object' && call.input !== null ? (call.input as { command?: unknown; file_path?: unknown }) : {};
+  const named = typeof input.command === 'string' ? input.command : input.file_path;
+  if (typeof named !== 'string') return call.name;
+  const line = named.replace(/\s+/g, ' ').trim();
   return `${call.name}(${line.length > 60 ? `${line.slice(0, 59)}…` : line})`;
 }
 
@@ -185,7 +187,7 @@ export function planRewind(input: PlanInput): RewindPlan {
   if (calls.length > 0) {
     const shown = calls.slice(0, 5).map(callLabel);
     const more = calls.length > shown.length ? ` and ${calls.length - shown.length} more` : '';
-    cannot.push(`what commands wrote is not undone: ${shown.join(', ')}${more} ran since then`);
+    cannot.push(`what these calls since then wrote is not undone (the log keeps no copy of it): ${shown.join(', ')}${more}`);
   }
   return { prompt, files, cannot, messages: messagesOf(records.slice(0, prompt.at)) };
 }

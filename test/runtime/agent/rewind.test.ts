@@ -173,6 +173,8 @@ describe('rewind plan', () => {
           content: [
             { type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'make build' } },
             { type: 'tool_use', id: 'b2', name: 'Bash', input: { command: 'rm -rf /' } },
+            { type: 'tool_use', id: 'w1', name: 'Write', input: { file_path: '../outside.txt', content: 'x' } },
+            { type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'a.txt' } },
           ],
         },
       },
@@ -185,13 +187,13 @@ describe('rewind plan', () => {
       records,
       prompt: recordedPrompts(records)[0],
       current: new Map([['big.bin', { data: Buffer.from('now') }]]),
-      untracked: (call) => call.name === 'Bash',
+      untracked: (call) => call.name === 'Bash' || (call.name === 'Write' && JSON.stringify(call.input).includes('..')),
     });
     expect(plan.files).toEqual([]);
     expect(plan.cannot).toEqual([
       "big.bin: its earlier content was not kept (9000000 bytes, over the session's recording limits), so it stays as it is",
       "lost.txt: its earlier state was not recorded (the session's record limit was reached)",
-      'what commands wrote is not undone: Bash(make build) ran since then',
+      'what these calls since then wrote is not undone (the log keeps no copy of it): Bash(make build), Write(../outside.txt)',
     ]);
   });
 
