@@ -11,7 +11,17 @@ import { readSession, type SessionRecord } from '../runtime/agent/session-store.
 import { isRecord } from '../runtime/util/record.js';
 import { messageOf } from '../runtime/util/message.js';
 import type { AgentSession } from './agent-session.js';
-import { CANCEL, doneText, outsideChoices, pickedPrompt, previewText, promptChoices, scopeChoices, shownPrompts } from './rewind-view.js';
+import {
+  answerOf,
+  CANCEL,
+  doneText,
+  outsideChoices,
+  pickedPrompt,
+  previewText,
+  promptChoices,
+  scopeChoices,
+  shownPrompts,
+} from './rewind-view.js';
 import type { Choice } from './screen.js';
 
 /** What /rewind needs of the session: its log, its history and where its tools run. */
@@ -91,6 +101,9 @@ function untrackedFor(session: RewindSession): (call: UntrackedCall) => boolean 
 
 export async function runRewind(ctx: RewindContext): Promise<string> {
   const { session } = ctx;
+  // Typed rather than keyed, `2` and Enter is still the second choice.
+  const choose = async (label: string, choices: readonly Choice[], intro?: string): Promise<string> =>
+    answerOf(choices, await ctx.choose(label, choices, intro));
   if (!session.log.saved) return 'nothing to rewind yet: the model has not answered a prompt of this session';
   if (session.log.failure !== undefined) return `cannot rewind: ${session.log.failure}`;
   let records: SessionRecord[];
@@ -101,7 +114,7 @@ export async function runRewind(ctx: RewindContext): Promise<string> {
   }
   const shown = shownPrompts(recordedPrompts(records));
   if (shown.length === 0) return 'nothing to rewind: this session has no prompt yet';
-  const answer = await ctx.choose(
+  const answer = await choose(
     'Rewind to before which prompt? (a number, ↑↓ Enter; Esc cancels) › ',
     promptChoices(shown),
     'Earlier prompts of this session, most recent first:\n',
@@ -114,14 +127,14 @@ export async function runRewind(ctx: RewindContext): Promise<string> {
   const read = readCurrent(cwd, filesChangedSince(records, prompt));
   if (!read.ok) return `cannot rewind: ${read.message}`;
   const plan = planRewind({ records, prompt, current: read.current, untracked: untrackedFor(session) });
-  const scope = await ctx.choose('Rewind what? (a number, ↑↓ Enter; Esc cancels) › ', scopeChoices(plan), `${previewText(plan)}\n`);
+  const scope = await choose('Rewind what? (a number, ↑↓ Enter; Esc cancels) › ', scopeChoices(plan), `${previewText(plan)}\n`);
   if (scope !== 'both' && scope !== 'code' && scope !== 'conversation') return NOTHING_CHANGED;
 
   let files = scope === 'conversation' ? [] : plan.files;
   const outside = files.filter((file) => file.changedOutside);
   if (outside.length > 0) {
     const names = outside.map((file) => file.path).join(', ');
-    const choice = await ctx.choose(
+    const choice = await choose(
       `${names} changed since wield last wrote ${outside.length === 1 ? 'it' : 'them'}: overwrite? › `,
       outsideChoices(),
     );

@@ -9,6 +9,13 @@ const PICKER_SIZE = 20;
 
 export const CANCEL = 'cancel';
 
+/** A typed answer as the choice it names: its number, or its own answer word; anything else as typed. */
+export function answerOf(choices: readonly Choice[], typed: string): string {
+  const text = typed.trim();
+  const numbered = /^\d+$/.test(text) ? choices[Number(text) - 1] : undefined;
+  return numbered?.answer ?? text;
+}
+
 /** The prompts the picker lists: the most recent first. */
 export function shownPrompts(prompts: readonly RecordedPrompt[]): RecordedPrompt[] {
   return [...prompts].reverse().slice(0, PICKER_SIZE);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { RewindPlan } from '../../src/runtime/agent/rewind.js';
-import { CANCEL, doneText, pickedPrompt, previewText, promptChoices, scopeChoices, shownPrompts } from '../../src/cli/rewind-view.js';
+import {
+  answerOf,
+  CANCEL,
+  doneText,
+  pickedPrompt,
+  previewText,
+  promptChoices,
+  scopeChoices,
+  shownPrompts,
+} from '../../src/cli/rewind-view.js';
 
 const prompts = [
   { index: 0, at: 1, text: 'first prompt' },
@@ -18,6 +27,9 @@ describe('/rewind view', () => {
     expect(pickedPrompt(shown, ' 2 ')).toBe(prompts[0]);
     expect(pickedPrompt(shown, '3')).toBeUndefined();
     expect(pickedPrompt(shown, CANCEL)).toBeUndefined();
+    // Typed and sent with Enter rather than keyed: the same choice.
+    expect(answerOf(scopeChoices({ prompt: prompts[0], files: [], cannot: [], messages: [] }), ' 2\n')).toBe(CANCEL);
+    expect(answerOf(promptChoices(shown), 'words')).toBe('words');
   });
 
   it('previews files to restore and delete, outside edits and what cannot be restored', () => {
