@@ -313,6 +313,7 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         signal,
         pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay', signal),
         choose: (label, choices, intro) => screen.ask(label, signal, intro, choices),
+        restoreInput: (text) => screen.restoreInput(text),
         expandable: (summary, lines) => (lastFull = { summary, lines }),
         switchTo: async (id) => {
           const previous = session;

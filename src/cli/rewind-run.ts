@@ -35,6 +35,8 @@ export interface RewindContext {
   session: RewindSession;
   /** One answer from the person among `choices` (Esc gives the escape one). */
   choose: (label: string, choices: readonly Choice[], intro?: string) => Promise<string>;
+  /** Puts text in the editor: the prompt a conversation rewind took back, to edit and send again. */
+  restoreInput: (text: string) => void;
 }
 
 const NOTHING_CHANGED = 'rewind cancelled; nothing changed';
@@ -181,6 +183,7 @@ export async function runRewind(ctx: RewindContext): Promise<string> {
     session.messages = plan.messages;
     // Recorded, so a resume continues from the rewound conversation.
     session.log.append({ type: 'history', reason: 'rewound', messages: plan.messages });
+    ctx.restoreInput(prompt.text);
   }
   return doneText(restored, deleted, failed, conversation);
 }

@@ -83,7 +83,7 @@ export function doneText(restored: number, deleted: number, failed: readonly str
   const parts: string[] = [];
   if (restored + deleted > 0 || failed.length > 0)
     parts.push(`restored ${restored} ${restored === 1 ? 'file' : 'files'}, deleted ${deleted}`);
-  if (conversation) parts.push('the conversation continues from before that prompt');
+  if (conversation) parts.push('the conversation continues from before that prompt (its text is back in the editor)');
   if (parts.length === 0) return 'rewind: no file left to restore; nothing changed';
   const head = `rewound: ${parts.join('; ')}`;
   return failed.length === 0 ? head : `${head}\n${failed.map((entry) => `  error: ${entry}`).join('\n')}`;

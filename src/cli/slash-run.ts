@@ -22,6 +22,8 @@ export interface SlashContext {
   expandable: (summary: string, lines: string[]) => void;
   /** One answer among `choices`, `intro` written above them (Esc gives the escape one). */
   choose: (label: string, choices: readonly Choice[], intro?: string) => Promise<string>;
+  /** Puts text in the editor, before what was typed since. */
+  restoreInput: (text: string) => void;
   /** Replaces the running session with the saved one. */
   switchTo: (id: string) => Promise<void>;
 }
@@ -47,7 +49,7 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
       return notice.line;
     }
     case 'rewind':
-      return runRewind({ session, choose: ctx.choose });
+      return runRewind({ session, choose: ctx.choose, restoreInput: ctx.restoreInput });
     case 'resume': {
       const entries = listSessions(process.env, session.runtime.session.cwd).filter((entry) => entry.id !== session.id);
       if (entries.length === 0) return 'no other saved session was started in this folder';

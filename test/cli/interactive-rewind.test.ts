@@ -96,12 +96,18 @@ describe('/rewind', () => {
     tmux.keys('1');
     await tmux.waitFor('a.txt changed since wield last wrote it: overwrite?');
     tmux.keys('1');
-    await tmux.waitFor('rewound: restored 1 file, deleted 1; the conversation continues from before that prompt');
+    await tmux.waitFor(
+      'rewound: restored 1 file, deleted 1; the conversation continues from before that prompt (its text is back in the editor)',
+    );
     expect(readFileSync(a, 'utf8')).toBe('original\n');
     expect(existsSync(b)).toBe(false);
     // What the command made stays (said in the preview).
     expect(existsSync(path.join(cwd, 'made-by-a-command.txt'))).toBe(true);
 
+    // The prompt rewound away is back in the editor, to edit and send again; Ctrl-C empties it.
+    await tmux.waitForEditor('write the files');
+    tmux.keys('C-c');
+    await tmux.waitForEditor('');
     tmux.type('start again');
     await tmux.waitFor('Fresh start.');
     const sent = JSON.stringify(standin.requests.at(-1));

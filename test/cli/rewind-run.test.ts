@@ -27,7 +27,7 @@ function session(extra: SessionRecord[] = []): RewindSession {
   return { log, messages: [], runtime: { session: { cwd }, rt: { resolveTool: () => undefined } } };
 }
 
-/** Answers the questions in order, recording what was shown. */
+/** Answers the questions in order, recording what was shown and what was put back in the editor. */
 function answers(...given: (string | ((choices: readonly Choice[]) => string))[]) {
   const asked: string[] = [];
   const choose = async (label: string, choices: readonly Choice[], intro?: string): Promise<string> => {
@@ -35,7 +35,8 @@ function answers(...given: (string | ((choices: readonly Choice[]) => string))[]
     const next = given.shift() ?? 'cancel';
     return typeof next === 'string' ? next : next(choices);
   };
-  return { asked, choose };
+  const editor: string[] = [];
+  return { asked, editor, choose, restoreInput: (text: string) => editor.push(text) };
 }
 
 const fileOf = (s: RewindSession, name: string): string => readFileSync(path.join(s.runtime.session.cwd, name), 'utf8');
@@ -44,11 +45,12 @@ describe('/rewind run', () => {
   it('restores the file, rewinds the conversation and records both in the log', async () => {
     const s = session();
     s.messages = [{ role: 'user', content: [{ type: 'text', text: 'change a' }] }];
-    const { asked, choose } = answers('1', 'both');
-    expect(await runRewind({ session: s, choose })).toBe(
-      'rewound: restored 1 file, deleted 0; the conversation continues from before that prompt',
+    const given = answers('1', 'both');
+    expect(await runRewind({ session: s, ...given })).toBe(
+      'rewound: restored 1 file, deleted 0; the conversation continues from before that prompt (its text is back in the editor)',
     );
-    expect(asked[1]).toContain('restore a.txt (+1 -1)');
+    expect(given.asked[1]).toContain('restore a.txt (+1 -1)');
+    expect(given.editor).toEqual(['change a']);
     expect(fileOf(s, 'a.txt')).toBe('one\n');
     expect(s.messages).toEqual([]);
     const tail = readSession(s.log.file).records.slice(-2);
@@ -60,13 +62,13 @@ describe('/rewind run', () => {
 
   it('changes nothing on Esc, or when a file changed while the person chose', async () => {
     const s = session();
-    expect(await runRewind({ session: s, choose: answers('cancel').choose })).toBe('rewind cancelled; nothing changed');
-    expect(await runRewind({ session: s, choose: answers('1', 'cancel').choose })).toBe('rewind cancelled; nothing changed');
+    expect(await runRewind({ session: s, ...answers('cancel') })).toBe('rewind cancelled; nothing changed');
+    expect(await runRewind({ session: s, ...answers('1', 'cancel') })).toBe('rewind cancelled; nothing changed');
     const meanwhile = answers('1', () => {
       writeFileSync(path.join(s.runtime.session.cwd, 'a.txt'), 'typed meanwhile\n');
       return 'code';
     });
-    expect(await runRewind({ session: s, choose: meanwhile.choose })).toBe(
+    expect(await runRewind({ session: s, ...meanwhile })).toBe(
       'a.txt changed while you chose; nothing changed (run /rewind again to see it)',
     );
     expect(fileOf(s, 'a.txt')).toBe('typed meanwhile\n');
@@ -78,9 +80,10 @@ describe('/rewind run', () => {
       { type: 'file', path: 'b.txt', after: true, sha256: hash('new\n'), size: 4 },
     ]);
     writeFileSync(path.join(s.runtime.session.cwd, 'b.txt'), 'new\nand by hand\n');
-    const { asked, choose } = answers('1', 'code', 'keep');
-    expect(await runRewind({ session: s, choose })).toBe('rewound: restored 1 file, deleted 0');
-    expect(asked[2]).toContain('b.txt changed since wield last wrote it: overwrite?');
+    const given = answers('1', 'code', 'keep');
+    expect(await runRewind({ session: s, ...given })).toBe('rewound: restored 1 file, deleted 0');
+    expect(given.editor).toEqual([]);
+    expect(given.asked[2]).toContain('b.txt changed since wield last wrote it: overwrite?');
     expect(fileOf(s, 'a.txt')).toBe('one\n');
     expect(fileOf(s, 'b.txt')).toBe('new\nand by hand\n');
   });
@@ -93,7 +96,7 @@ describe('/rewind run', () => {
       { type: 'file', path: 'link/x.txt', after: true, sha256: hash('made\n'), size: 5 },
     ]);
     symlinkSync(outside, path.join(s.runtime.session.cwd, 'link'));
-    const result = await runRewind({ session: s, choose: answers('1', 'code').choose });
+    const result = await runRewind({ session: s, ...answers('1', 'code') });
     expect(result).toContain('error: link/x.txt: its folder now leads outside the working folder (a symlink); not written');
     expect(existsSync(path.join(outside, 'x.txt'))).toBe(true);
   });
@@ -116,9 +119,9 @@ describe('/rewind run', () => {
       },
     ]);
     s.runtime.rt = { resolveTool: (name) => tools.find((tool) => tool.name === name) };
-    const { asked, choose } = answers('1', 'cancel');
-    await runRewind({ session: s, choose });
-    expect(asked[1]).toContain('not undone (the log keeps no copy of it): Write(../elsewhere.txt), Bash(touch made.txt)\n');
+    const given = answers('1', 'cancel');
+    await runRewind({ session: s, ...given });
+    expect(given.asked[1]).toContain('not undone (the log keeps no copy of it): Write(../elsewhere.txt), Bash(touch made.txt)\n');
   });
 
   it('says why there is nothing to rewind yet', async () => {
@@ -127,7 +130,7 @@ describe('/rewind run', () => {
       messages: [],
       runtime: { session: { cwd: tempDir('wield-rewind-run-cwd-') }, rt: { resolveTool: () => undefined } },
     };
-    expect(await runRewind({ session: empty, choose: answers().choose })).toBe(
+    expect(await runRewind({ session: empty, ...answers() })).toBe(
       'nothing to rewind yet: the model has not answered a prompt of this session',
     );
   });

@@ -65,9 +65,9 @@ describe('/rewind view', () => {
   it('says what was done, failures included', () => {
     expect(doneText(1, 0, [], false)).toBe('rewound: restored 1 file, deleted 0');
     expect(doneText(0, 0, [], false)).toBe('rewind: no file left to restore; nothing changed');
-    expect(doneText(0, 0, [], true)).toBe('rewound: the conversation continues from before that prompt');
+    expect(doneText(0, 0, [], true)).toBe('rewound: the conversation continues from before that prompt (its text is back in the editor)');
     expect(doneText(2, 1, ['a.ts: EACCES'], true)).toBe(
-      'rewound: restored 2 files, deleted 1; the conversation continues from before that prompt\n  error: a.ts: EACCES',
+      'rewound: restored 2 files, deleted 1; the conversation continues from before that prompt (its text is back in the editor)\n  error: a.ts: EACCES',
     );
   });
 });
