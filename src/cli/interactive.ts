@@ -312,6 +312,8 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
         spent,
         signal,
         pick: (entries) => pickInTerminal(screen, entries, 'Enter to stay', signal),
+        choose: (label, choices, intro) => screen.ask(label, signal, intro, choices),
+        restoreInput: (text) => screen.restoreInput(text),
         expandable: (summary, lines) => (lastFull = { summary, lines }),
         switchTo: async (id) => {
           const previous = session;

@@ -9,6 +9,7 @@ export const SLASH_COMMANDS = {
   help: 'list these commands and the keys',
   clear: 'forget the conversation so far: the next prompt starts fresh (the session log keeps it)',
   compact: 'summarise the older turns now, keeping the last two verbatim (frees context)',
+  rewind: 'put the files (and the conversation) back as they were before an earlier prompt, with a preview',
   resume: 'switch to another session of this folder (a picker)',
   permissions: 'list the rules in force; /permissions remove N takes one out of its file',
   model: 'the provider and model of this session; /model NAME switches the model for the next prompts',

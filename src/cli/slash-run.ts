@@ -1,5 +1,5 @@
 // Running the interactive session's slash commands against its state. Reading a line is in
-// slash-commands.ts (pure); this is the part with effects (compaction, files, the picker).
+// slash-commands.ts (pure); this is the part with effects (compaction, files, the pickers).
 import type { AgentSession } from './agent-session.js';
 import { costText, helpText, type SessionSpend, type SlashLine, type SlashName } from './slash-commands.js';
 import type { McpManager } from '../runtime/mcp/manager.js';
@@ -9,6 +9,8 @@ import { wieldHome } from '../runtime/agent/session-store.js';
 import { listSessions } from './session-list.js';
 import type { SessionEntry } from './session-list.js';
 import { clearedConversationText, compactedNotice } from './context-view.js';
+import { runRewind } from './rewind-run.js';
+import type { Choice } from './screen.js';
 
 export interface SlashContext {
   session: AgentSession;
@@ -18,6 +20,10 @@ export interface SlashContext {
   pick: (entries: SessionEntry[]) => Promise<string | undefined>;
   /** What the expand key (Ctrl-O) shows next. */
   expandable: (summary: string, lines: string[]) => void;
+  /** One answer among `choices`, `intro` written above them (Esc gives the escape one). */
+  choose: (label: string, choices: readonly Choice[], intro?: string) => Promise<string>;
+  /** Puts text in the editor, before what was typed since. */
+  restoreInput: (text: string) => void;
   /** Replaces the running session with the saved one. */
   switchTo: (id: string) => Promise<void>;
 }
@@ -42,6 +48,8 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
       ctx.expandable(notice.detail.summary, notice.detail.lines);
       return notice.line;
     }
+    case 'rewind':
+      return runRewind({ session, choose: ctx.choose, restoreInput: ctx.restoreInput });
     case 'resume': {
       const entries = listSessions(process.env, session.runtime.session.cwd).filter((entry) => entry.id !== session.id);
       if (entries.length === 0) return 'no other saved session was started in this folder';

@@ -1,6 +1,8 @@
 // What a live session records so that a replay can be faithful: the state of each file a call
 // touches, taken before the first call that touches it (so an Edit's file is saved as it was
-// before the edit), within size caps; and the person's answers to questions, in order.
+// before the edit), within size caps; and the person's answers to questions, in order. For
+// /rewind, a file a call changes is also recorded before its first change in each prompt, and
+// by hash after each change (so an edit made outside wield since can be told).
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +15,9 @@ export type FileRecord = Extract<SessionRecord, { type: 'file' }>;
 export interface SnapshotLimits {
   /** Larger files are recorded by hash and size only. */
   maxFileBytes: number;
-  /** Content recorded per session, in all. */
+  /** Content recorded per session, in all (and as much again for /rewind's later records). */
   maxTotalBytes: number;
-  /** Files recorded per session (a Grep over a large tree stops there). */
+  /** Files recorded per session (a Grep over a large tree stops there; as many again for /rewind). */
   maxFiles: number;
 }
 
@@ -35,21 +37,47 @@ export interface FileSnapshotOptions {
   limits?: SnapshotLimits;
 }
 
+/** A file's path as records name it: relative to cwd, with forward slashes. */
+function relativeTo(cwd: string, abs: string): string {
+  return path.relative(cwd, abs).split(path.sep).join('/');
+}
+
+/** The hash (or absence) of a file after wield changed it (a call, /rewind): enough to tell a later outside edit. */
+export function afterRecord(cwd: string, abs: string): FileRecord | undefined {
+  const rel = relativeTo(cwd, abs);
+  try {
+    const stat = lstatSync(abs);
+    if (!stat.isFile()) return undefined;
+    const data = readFileSync(abs);
+    return { type: 'file', path: rel, after: true, sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
+  } catch {
+    return { type: 'file', path: rel, after: true, absent: true };
+  }
+}
+
 /**
  * An event handler for the session log: at each tool_start, the records of the files the call
- * names (TouchedPath) that no earlier call named. Paths outside cwd are not recorded (a replay
- * runs in a folder standing for cwd only).
+ * names (TouchedPath) that no earlier call named, and of the files it may write that were not
+ * recorded yet since the last prompt; at its tool_end, the state of the files it may have written
+ * (`after`). Paths outside cwd are not recorded (a replay runs in a folder standing for cwd only).
  */
 export function createFileSnapshots(options: FileSnapshotOptions): (event: AgentEvent) => FileRecord[] {
   const limits = options.limits ?? DEFAULT_SNAPSHOT_LIMITS;
   const seen = new Set<string>();
-  let files = 0;
-  let bytes = 0;
+  let recordedThisPrompt = new Set<string>();
+  /** The files each running call may write, by call id, for their `after` records. */
+  const writes = new Map<string, string[]>();
+  // Records for /rewind (a file seen before, recorded again) have caps of their own: a file edited
+  // in every prompt never leaves a replay without the first state of the others.
+  const first = { files: 0, bytes: 0 };
+  const again = { files: 0, bytes: 0 };
 
-  const snapshot = (abs: string, out: FileRecord[]): void => {
-    if (seen.has(abs) || files >= limits.maxFiles) return;
+  const snapshot = (abs: string, out: FileRecord[], write: boolean): void => {
+    const budget = seen.has(abs) ? again : first;
+    if (recordedThisPrompt.has(abs) || (seen.has(abs) && !write) || budget.files >= limits.maxFiles) return;
     seen.add(abs);
-    const rel = path.relative(options.cwd, abs).split(path.sep).join('/');
+    recordedThisPrompt.add(abs);
+    const rel = relativeTo(options.cwd, abs);
     let stat: ReturnType<typeof lstatSync>;
     try {
       stat = lstatSync(abs);
@@ -64,19 +92,19 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
       } catch {
         return;
       }
-      for (const name of names) if (!SKIPPED_DIRS.has(name)) snapshot(path.join(abs, name), out);
+      for (const name of names) if (!SKIPPED_DIRS.has(name)) snapshot(path.join(abs, name), out, write);
       return;
     }
     if (!stat.isFile()) return;
-    files += 1;
+    budget.files += 1;
     const data = readFileSync(abs);
     const sha256 = createHash('sha256').update(data).digest('hex');
-    const keep = data.length <= limits.maxFileBytes && bytes + data.length <= limits.maxTotalBytes;
+    const keep = data.length <= limits.maxFileBytes && budget.bytes + data.length <= limits.maxTotalBytes;
     if (!keep) {
       out.push({ type: 'file', path: rel, sha256, size: data.length, mtimeMs: stat.mtimeMs });
       return;
     }
-    bytes += data.length;
+    budget.bytes += data.length;
     const utf8 = isUtf8(data);
     out.push({
       type: 'file',
@@ -89,27 +117,44 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
     });
   };
 
+  const inside = (entry: string): string | undefined => {
+    const abs = path.resolve(options.cwd, entry);
+    const rel = path.relative(options.cwd, abs);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? undefined : abs;
+  };
+
   return (event) => {
+    if (event.type === 'user_message' && event.origin === 'prompt') recordedThisPrompt = new Set();
+    if (event.type === 'tool_end') {
+      const written = writes.get(event.toolUseId) ?? [];
+      writes.delete(event.toolUseId);
+      return written.flatMap((abs) => afterRecord(options.cwd, abs) ?? []);
+    }
     if (event.type !== 'tool_start') return [];
     const tool = options.resolveTool(event.toolName);
     if (!tool?.touchedPaths && !tool?.mentionedPaths) return [];
-    let touched: string[];
+    let touched: { path: string; write: boolean }[];
     try {
       // The input as the model sent it, before parsing: JSON text is read here, damage ignored.
       const input: unknown = typeof event.input === 'string' ? JSON.parse(event.input) : event.input;
       if (typeof input !== 'object' || input === null) return [];
       const at = { cwd: options.cwd };
-      touched = [...(tool.touchedPaths?.(input, at).map((entry) => entry.path) ?? []), ...(tool.mentionedPaths?.(input, at) ?? [])];
+      touched = [
+        ...(tool.touchedPaths?.(input, at).map((entry) => ({ path: entry.path, write: entry.access === 'write' })) ?? []),
+        ...(tool.mentionedPaths?.(input, at).map((entry) => ({ path: entry, write: false })) ?? []),
+      ];
     } catch {
       return [];
     }
     const out: FileRecord[] = [];
+    const written: string[] = [];
     for (const entry of touched) {
-      const abs = path.resolve(options.cwd, entry);
-      const rel = path.relative(options.cwd, abs);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      snapshot(abs, out);
+      const abs = inside(entry.path);
+      if (abs === undefined) continue;
+      snapshot(abs, out, entry.write);
+      if (entry.write) written.push(abs);
     }
+    if (written.length > 0) writes.set(event.toolUseId, written);
     return out;
   };
 }

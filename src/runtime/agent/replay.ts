@@ -181,8 +181,12 @@ export function recordedQuestions(records: readonly SessionRecord[]): AskUser {
 export function restoreFiles(records: readonly SessionRecord[], workspace: string, own = true): { restored: number; missing: string[] } {
   let restored = 0;
   const missing: string[] = [];
+  // A file's first record is its state before the session touched it; later ones are for /rewind.
+  const done = new Set<string>();
   for (const record of records) {
-    if (record.type !== 'file' || record.absent) continue;
+    if (record.type !== 'file' || record.after || done.has(record.path)) continue;
+    done.add(record.path);
+    if (record.absent) continue;
     const target = path.resolve(workspace, record.path);
     const rel = path.relative(workspace, target);
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue; // a hand-edited log cannot write outside

@@ -14,9 +14,10 @@ export const SESSION_FORMAT_VERSION = 1;
 
 export type SessionRecord =
   | { type: 'session'; version: number; id: string; cwd: string; createdAt: string; provider?: string; model?: string }
-  | { type: 'message'; message: Message }
-  /** The history was rewritten (old results cleared, older turns compacted): it continues from `messages`. */
-  | { type: 'history'; reason: 'cleared' | 'compacted'; messages: Message[] }
+  /** `origin`: a Stop hook's feedback, not the person's prompt (absent: a prompt, the model's or results). */
+  | { type: 'message'; message: Message; origin?: 'stop_hook' }
+  /** The history was rewritten (old results cleared, older turns compacted, the person rewound it): it continues from `messages`. */
+  | { type: 'history'; reason: 'cleared' | 'compacted' | 'rewound'; messages: Message[] }
   | {
       type: 'tool_end';
       toolUseId: string;
@@ -28,12 +29,15 @@ export type SessionRecord =
     }
   | { type: 'permission'; toolUseId: string; toolName: string; decision: PermissionDecision; by: 'policy' | 'user' | 'hook' | 'no-tty' }
   /**
-   * A file as it was before the first call that touched it (for replay): its content within the
-   * size caps, else only its hash and size; `absent` when it did not exist. `path` is relative to cwd.
+   * A file as it was before the first call that touched it (for replay), or before a call that
+   * may change it first did so in a prompt (for /rewind): its content within the size caps, else
+   * only its hash and size; `absent` when it did not exist. `after`: as a call that may change it
+   * left it, by hash only. `path` is relative to cwd.
    */
   | {
       type: 'file';
       path: string;
+      after?: true;
       sha256?: string;
       size?: number;
       content?: string;
@@ -213,6 +217,7 @@ function endsWithNewline(file: string): boolean {
 export function recordFor(event: AgentEvent): SessionRecord | undefined {
   switch (event.type) {
     case 'user_message':
+      return { type: 'message', message: event.message, ...(event.origin === 'stop_hook' ? { origin: 'stop_hook' as const } : {}) };
     case 'assistant_message':
     case 'tool_results':
       return { type: 'message', message: event.message };
