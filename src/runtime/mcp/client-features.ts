@@ -15,6 +15,8 @@ export interface ClientFeatures {
 
 export function createClient(info: { name: string; version: string }, features: ClientFeatures, server: string): Client {
   const client = new Client(info, {
+    // 2026-07-28 where the server speaks it (probed with server/discover), 2025-11-25 otherwise.
+    versionNegotiation: { mode: 'auto' },
     capabilities: {
       ...(features.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
       ...(features.roots ? { roots: { listChanged: false } } : {}),

@@ -5,6 +5,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import {
   type Client,
+  type PriorDiscovery,
   type StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
@@ -38,6 +39,8 @@ export interface McpServerStatus {
   toolErrors: string[];
   restarts: number;
   logFile?: string;
+  /** The MCP revision the server speaks with wield (e.g. 2026-07-28 or 2025-11-25), once connected. */
+  protocolVersion?: string;
 }
 
 export interface ConnectionOptions {
@@ -85,6 +88,9 @@ export class McpConnection {
   readonly callTimeout: number;
   readonly connectTimeout: number;
   private readonly oauth?: McpOAuthProvider;
+  /** The revision verdict of the first connection: reconnects skip the server/discover probe. */
+  private prior?: PriorDiscovery;
+  private protocolVersion?: string;
 
   constructor(
     readonly name: string,
@@ -125,6 +131,7 @@ export class McpConnection {
       toolErrors: [...this.toolErrors],
       restarts: Math.max(0, this.starts - 1),
       ...(this.logFile ? { logFile: this.logFile } : {}),
+      ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
     };
   }
 
@@ -225,7 +232,7 @@ export class McpConnection {
       await this.oauth?.prepare();
       let transport = this.transport();
       try {
-        await client.connect(transport, { timeout: this.connectTimeout, signal });
+        await client.connect(transport, this.connectOptions(signal));
       } catch (error) {
         // The server wants OAuth and the person was sent to the authorization page: wait for
         // them (not bounded by the connect timeout), then connect once more with the token.
@@ -239,9 +246,10 @@ export class McpConnection {
         client = this.newClient();
         transport = this.transport();
         signal = AbortSignal.timeout(this.connectTimeout);
-        await client.connect(transport, { timeout: this.connectTimeout, signal });
+        await client.connect(transport, this.connectOptions(signal));
       }
       this.watchToolChanges(client, transport);
+      if (client.getProtocolEra() === 'modern') this.listenForChanges(client);
       const http = this.oauth ? (transport as StreamableHTTPClientTransport) : undefined;
       const tools = await withAuthorization(this.oauth, http, () => this.listTools(client, signal));
       if (this.isClosed()) {
@@ -250,6 +258,7 @@ export class McpConnection {
       }
       this.client = client;
       this.http = http;
+      this.remember(client);
       this.state = 'connected';
       this.error = undefined;
       this.publish(tools);
@@ -258,6 +267,8 @@ export class McpConnection {
       const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : describeConnectError(error);
       // An authorization the failed attempt started has nobody left to wait for it.
       this.oauth?.abandon();
+      // The remembered revision may be why it failed (the server was replaced): probe again.
+      this.prior = undefined;
       await client.close().catch(() => undefined);
       if (!this.isClosed()) {
         this.state = 'failed';
@@ -267,6 +278,17 @@ export class McpConnection {
       }
       throw new Error(this.error ?? reason);
     }
+  }
+
+  private connectOptions(signal: AbortSignal): { timeout: number; signal: AbortSignal; prior?: PriorDiscovery } {
+    return { timeout: this.connectTimeout, signal, ...(this.prior ? { prior: this.prior } : {}) };
+  }
+
+  /** Keeps the revision the server spoke, for the listing and for reconnects in this run. */
+  private remember(client: Client): void {
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
+    const discover = client.getDiscoverResult();
+    this.prior = client.getProtocolEra() === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
   }
 
   private newClient(): Client {
@@ -297,6 +319,22 @@ export class McpConnection {
       if ('method' in message && message.method === 'notifications/tools/list_changed') void this.refreshTools(client);
       else deliver?.(message, extra);
     };
+  }
+
+  /**
+   * 2026-07-28 has no unsolicited notifications: changes come on a subscriptions/listen stream,
+   * whose notifications reach the same handlers (and the interception above). A server that
+   * refuses it still serves its tools; the refusal is logged.
+   */
+  private listenForChanges(client: Client): void {
+    const changes = client.getServerCapabilities();
+    const filter = {
+      ...(changes?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(changes?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(changes?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    client.listen(filter).catch((error: unknown) => this.logLine(`subscriptions/listen refused: ${messageOf(error)}`));
   }
 
   private forwardNotifications(client: Client): void {
