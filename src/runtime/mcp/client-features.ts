@@ -6,11 +6,14 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import type { McpElicitHandler } from './elicit.js';
+import { TASKS_EXTENSION } from './task-jobs.js';
 
 export interface ClientFeatures {
   elicit?: McpElicitHandler;
   /** The workspace folders, offered as roots. */
   roots?: () => readonly string[];
+  /** Declare the Tasks extension: long calls may come back as tasks (run as background jobs). */
+  tasks?: boolean;
 }
 
 export function createClient(info: { name: string; version: string }, features: ClientFeatures, server: string): Client {
@@ -20,6 +23,7 @@ export function createClient(info: { name: string; version: string }, features: 
     capabilities: {
       ...(features.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
       ...(features.roots ? { roots: { listChanged: false } } : {}),
+      ...(features.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     },
   });
   const { elicit, roots } = features;

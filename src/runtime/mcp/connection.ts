@@ -24,6 +24,8 @@ import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { listServerTools, type McpToolInfo } from './tools.js';
 import { classifyCallError, telltaleStderrLine } from './call-errors.js';
+import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf, taskStateSchema, wrapTaskHandle } from './task-jobs.js';
+import { z } from 'zod';
 import { messageOf } from '../util/message.js';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
@@ -57,6 +59,8 @@ export interface ConnectionOptions {
   authDir?: string;
   /** Things the person must do or know now (open the authorization page). */
   notify?: (message: string) => void;
+  /** Background jobs for calls a server runs as tasks; without it wield does not offer Tasks. */
+  jobs?: McpTaskJobs;
 }
 
 /** How long the person has to finish an authorization in the browser. */
@@ -112,7 +116,7 @@ export class McpConnection {
   }
 
   private get features(): ClientFeatures {
-    const features = this.options.features ?? {};
+    const features = { ...this.options.features, tasks: this.options.jobs !== undefined };
     if (this.config.elicitation !== 'accept-defaults') return features;
     return { ...features, elicit: async (request) => defaultsAnswer(request.requestedSchema) };
   }
@@ -172,6 +176,11 @@ export class McpConnection {
       // A server that changed its tools before answering announced it first: the new list is
       // in place before the caller sees the result, so the next model request has it.
       await this.refreshing;
+      const handle = this.options.jobs && taskHandleOf(result);
+      if (handle && this.options.jobs) {
+        const id = this.options.jobs.start(this.name, toolName, handle, this.taskChannel());
+        return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
+      }
       return result;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -303,6 +312,19 @@ export class McpConnection {
     return createClientTransport(this.name, this.config, { onStderr: (text) => this.onStderr(text), oauth: this.oauth });
   }
 
+  /** tasks/get and tasks/cancel for a background job, on whichever connection is current. */
+  private taskChannel(): TaskChannel {
+    const options = (signal?: AbortSignal) => ({ timeout: this.callTimeout, ...(signal ? { signal } : {}) });
+    return {
+      get: async (taskId, signal) =>
+        (await this.ready(signal)).request({ method: 'tasks/get', params: { taskId } }, taskStateSchema, options(signal)),
+      cancel: async (taskId) => {
+        const signal = AbortSignal.timeout(this.callTimeout);
+        await (await this.ready(signal)).request({ method: 'tasks/cancel', params: { taskId } }, z.looseObject({}), options(signal));
+      },
+    };
+  }
+
   /** The client while connected (for resources, prompts and completions); undefined otherwise. */
   get connected(): Client | undefined {
     return this.state === 'connected' ? this.client : undefined;
@@ -317,6 +339,7 @@ export class McpConnection {
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if ('method' in message && message.method === 'notifications/tools/list_changed') void this.refreshTools(client);
+      else if (client.getProtocolEra() === 'modern') deliver?.(wrapTaskHandle(message) as typeof message, extra);
       else deliver?.(message, extra);
     };
   }

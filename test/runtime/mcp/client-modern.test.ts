@@ -1,12 +1,14 @@
 // wield as a client of both MCP revisions: 2026-07-28 with wield's own gateway (`wield mcp serve
 // --http`, a real process), 2025-11-25 with server-everything from npm (it speaks only that);
 // permission questions that come back as input_required reach the person and the call is retried.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpElicitation } from '../../../src/runtime/mcp/elicit.js';
 import { McpManager } from '../../../src/runtime/mcp/manager.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
+import { createTaskTools } from '../../../src/runtime/mcp/task-jobs.js';
 import { buildCli, cleanEnv, tempDir as cliTempDir } from '../../cli/helpers.js';
 import { type ServedGateway, startGateway } from '../../support/mcp-servers/modern-http.js';
 import { serverEntry, tempDir, testRuntime, textOf, type TestRuntime } from './helpers.js';
@@ -22,7 +24,7 @@ beforeAll(async () => {
   cleanup = built.cleanup;
   project = cliTempDir('wield-client-modern-');
   const home = cliTempDir('wield-client-modern-home-');
-  gateway = await startGateway(built.cli, ['--task-after', '0.5', '--allow', 'Bash(sleep *)'], { cwd: project, env: cleanEnv(home) });
+  gateway = await startGateway(built.cli, ['--task-after', '0.5', '--allow', 'Bash(cat *)'], { cwd: project, env: cleanEnv(home) });
 }, 60_000);
 afterAll(async () => {
   await Promise.all(managers.map((m) => m.close()));
@@ -35,10 +37,12 @@ type Answer = { action: 'accept' | 'decline'; content?: { allow: boolean } };
 async function connect(
   configs: Parameters<McpManager['connectAll']>[0],
   answer?: Answer,
-): Promise<TestRuntime & { manager: McpManager; asked: McpElicitation[] }> {
+): Promise<TestRuntime & { manager: McpManager; asked: McpElicitation[]; notices: string[] }> {
   const runtime = testRuntime(allowAll);
   const asked: McpElicitation[] = [];
+  const notices: string[] = [];
   const manager = new McpManager({
+    notify: (message) => notices.push(message),
     features: answer
       ? {
           elicit: async (request) => {
@@ -51,7 +55,8 @@ async function connect(
   managers.push(manager);
   manager.connectAll(configs, { registry: runtime.registry, logDir: tempDir('logs') });
   await manager.ready();
-  return { ...runtime, manager, asked };
+  for (const tool of createTaskTools(manager.jobs)) runtime.registry.register(tool);
+  return { ...runtime, manager, asked, notices };
 }
 
 describe('protocol revision, per server', () => {
@@ -89,4 +94,43 @@ describe('multi-round-trip requests (input_required)', () => {
     expect(textOf(result)).toContain('declined the request in the MCP client');
     expect(existsSync(file)).toBe(false);
   }, 30_000);
+});
+
+describe('Tasks (io.modelcontextprotocol/tasks) as background jobs', () => {
+  /** Starts a Bash call that blocks on a FIFO until the test writes to it; resolves with the job id. */
+  async function blockedJob(env: TestRuntime, name: string): Promise<{ id: string; fifo: string }> {
+    const fifo = path.join(project, name);
+    execFileSync('mkfifo', [fifo]);
+    // The call returns while the command still blocks: the turn is not held by the task.
+    const started = await env.call('mcp__gateway__Bash', { command: `cat ${name}` });
+    expect(started.isError).toBe(false);
+    const id = /background task (mcp-task-\d+)/.exec(textOf(started))?.[1];
+    expect(id, textOf(started)).toBeDefined();
+    expect(textOf(started)).toContain('McpTaskResult');
+    return { id: id as string, fifo };
+  }
+
+  it('a long call returns a job id at once; McpTaskResult polls it, then waits for its result', async () => {
+    const env = await connect({ gateway: { type: 'http', url: gateway.url } });
+    const { id, fifo } = await blockedJob(env, 'report.fifo');
+    expect(env.notices.some((notice) => notice.includes(`background task ${id}`))).toBe(true);
+    expect(textOf(await env.call('McpTaskResult', { task_id: id }))).toContain('still running');
+    writeFileSync(fifo, 'the report\n');
+    const done = await env.call('McpTaskResult', { task_id: id, wait_seconds: 30 });
+    expect(done.isError).toBe(false);
+    expect(textOf(done)).toContain('the report');
+    expect(env.notices).toContain(`MCP task ${id} ("Bash") completed`);
+  }, 40_000);
+
+  it('McpTaskCancel cancels the task on the server; an unknown id is a clear error', async () => {
+    const env = await connect({ gateway: { type: 'http', url: gateway.url } });
+    const { id } = await blockedJob(env, 'never.fifo');
+    expect(textOf(await env.call('McpTaskCancel', { task_id: id }))).toContain('Asked the server to cancel');
+    const ended = await env.call('McpTaskResult', { task_id: id, wait_seconds: 30 });
+    expect(ended.isError).toBe(true);
+    expect(textOf(ended)).toContain('was cancelled');
+    const unknown = await env.call('McpTaskResult', { task_id: 'mcp-task-99' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('No MCP background task "mcp-task-99"');
+  }, 40_000);
 });
