@@ -166,7 +166,7 @@ export class McpManager {
 
   async close(): Promise<void> {
     // A task left running would go on on the server with no one to read its result.
-    await this.jobs.cancelAll();
+    await this.jobs.close();
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 

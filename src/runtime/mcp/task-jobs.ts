@@ -136,11 +136,24 @@ export class McpTaskJobs {
     return job.outcome;
   }
 
-  /** Shutting down: every running task is cancelled on its server. */
-  async cancelAll(): Promise<void> {
+  /** Jobs still running. */
+  running(): number {
+    return [...this.jobs.values()].filter((job) => job.outcome.kind === 'running').length;
+  }
+
+  /** The person interrupted: every running task is cancelled on its server (the pollers see it end). */
+  async cancelRunning(): Promise<void> {
     const running = [...this.jobs.values()].filter((job) => job.outcome.kind === 'running');
     await Promise.allSettled(running.map((job) => job.channel.cancel(job.taskId)));
-    for (const job of running) job.stop.abort();
+  }
+
+  /** Shutting down: running tasks are cancelled on their servers and no longer followed. */
+  async close(): Promise<void> {
+    await this.cancelRunning();
+    for (const job of this.jobs.values()) {
+      job.stop.abort();
+      if (job.outcome.kind === 'running') job.outcome = { kind: 'cancelled', message: 'wield shut down' };
+    }
   }
 
   private find(id: string): Job {

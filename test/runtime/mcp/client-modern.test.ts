@@ -11,6 +11,7 @@ import { allowAll } from '../../../src/runtime/pipeline/policies.js';
 import { createTaskTools } from '../../../src/runtime/mcp/task-jobs.js';
 import { buildCli, cleanEnv, tempDir as cliTempDir } from '../../cli/helpers.js';
 import { type ServedGateway, startGateway } from '../../support/mcp-servers/modern-http.js';
+import { callTools, harness, reply, runScripted } from '../agent/scripted.js';
 import { serverEntry, tempDir, testRuntime, textOf, type TestRuntime } from './helpers.js';
 
 const EVERYTHING = serverEntry('@modelcontextprotocol/server-everything');
@@ -132,5 +133,35 @@ describe('Tasks (io.modelcontextprotocol/tasks) as background jobs', () => {
     const unknown = await env.call('McpTaskResult', { task_id: 'mcp-task-99' });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain('No MCP background task "mcp-task-99"');
+  }, 40_000);
+
+  it('with a scripted model: the turn ends while the task runs; a later turn waits for the result', async () => {
+    const h = harness([]);
+    const manager = new McpManager();
+    managers.push(manager);
+    manager.connectAll({ gateway: { type: 'http', url: gateway.url } }, { registry: h.registry });
+    await manager.ready();
+    for (const tool of createTaskTools(manager.jobs)) h.registry.register(tool);
+    const fifo = path.join(project, 'turn.fifo');
+    execFileSync('mkfifo', [fifo]);
+
+    const first = await runScripted(
+      [callTools([{ id: 'c1', name: 'mcp__gateway__Bash', input: JSON.stringify({ command: 'cat turn.fifo' }) }]), reply('started it')],
+      { h },
+    );
+    expect(first.result.answer).toBe('started it');
+    expect(manager.jobs.running()).toBe(1);
+
+    writeFileSync(fifo, 'late report\n');
+    const second = await runScripted(
+      [
+        callTools([{ id: 'c2', name: 'McpTaskResult', input: JSON.stringify({ task_id: 'mcp-task-1', wait_seconds: 30 }) }]),
+        reply('got it'),
+      ],
+      { h },
+    );
+    expect(second.result.answer).toBe('got it');
+    expect(JSON.stringify(second.provider.requests[1].messages.at(-1))).toContain('late report');
+    expect(manager.jobs.running()).toBe(0);
   }, 40_000);
 });
