@@ -63,6 +63,17 @@ export interface ConnectionOptions {
   jobs?: McpTaskJobs;
 }
 
+/** How long a 2025-11-25 server keeps a task wield made (the `ttl` it asks for). */
+const LEGACY_TASK_TTL_MS = 3_600_000;
+
+const legacyTaskSchema = z.looseObject({
+  taskId: z.string().min(1),
+  status: z.string(),
+  statusMessage: z.string().optional(),
+  pollInterval: z.number().optional(),
+});
+const callResultSchema = z.looseObject({ content: z.array(z.unknown()).optional(), isError: z.boolean().optional() });
+
 /** How long the person has to finish an authorization in the browser. */
 export const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
 
@@ -94,6 +105,8 @@ export class McpConnection {
   private readonly oauth?: McpOAuthProvider;
   /** The revision verdict of the first connection: reconnects skip the server/discover probe. */
   private prior?: PriorDiscovery;
+  /** Tool name → its `execution.taskSupport`, from the last listing. */
+  private taskSupport = new Map<string, string>();
   private protocolVersion?: string;
 
   constructor(
@@ -162,6 +175,10 @@ export class McpConnection {
   async callTool(toolName: string, input: Record<string, unknown>, ctx: ToolContext, retried = false): Promise<McpCallOutput> {
     const client = await this.ready(ctx.signal);
     try {
+      // A 2025-11-25 server's task-required tool is called as a task (a 2026-07-28 server makes
+      // tasks on its own, answered with a handle, see task-jobs.ts).
+      if (this.options.jobs && client.getProtocolEra() !== 'modern' && this.taskSupport.get(toolName) === 'required')
+        return await this.legacyTaskCall(client, this.options.jobs, toolName, input, ctx.signal);
       const result = await withAuthorization(this.oauth, this.http, () =>
         client.callTool(
           { name: toolName, arguments: input },
@@ -325,6 +342,41 @@ export class McpConnection {
     };
   }
 
+  /** tools/call as a task (2025-11-25: `params.task`, answered with the task), followed as a job. */
+  private async legacyTaskCall(
+    client: Client,
+    jobs: McpTaskJobs,
+    toolName: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<McpCallOutput> {
+    const created = await client.request(
+      { method: 'tools/call', params: { name: toolName, arguments: input, task: { ttl: LEGACY_TASK_TTL_MS } } },
+      z.looseObject({ task: legacyTaskSchema }),
+      { signal, timeout: this.callTimeout },
+    );
+    const { taskId, status, statusMessage, pollInterval } = created.task;
+    const id = jobs.start(this.name, toolName, { taskId, status, statusMessage, pollIntervalMs: pollInterval }, this.legacyTaskChannel());
+    return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
+  }
+
+  /** 2025-11-25 tasks: tasks/get for the status, tasks/result for the result once completed. */
+  private legacyTaskChannel(): TaskChannel {
+    const modern = this.taskChannel();
+    return {
+      get: async (taskId, signal) => {
+        const client = await this.ready(signal);
+        const options = { timeout: this.callTimeout, signal };
+        const task = await client.request({ method: 'tasks/get', params: { taskId } }, legacyTaskSchema, options);
+        const state = { taskId, status: task.status, statusMessage: task.statusMessage, pollIntervalMs: task.pollInterval };
+        if (task.status !== 'completed') return state;
+        const result = await client.request({ method: 'tasks/result', params: { taskId } }, callResultSchema, options);
+        return { ...state, result };
+      },
+      cancel: modern.cancel,
+    };
+  }
+
   /** The client while connected (for resources, prompts and completions); undefined otherwise. */
   get connected(): Client | undefined {
     return this.state === 'connected' ? this.client : undefined;
@@ -379,6 +431,7 @@ export class McpConnection {
 
   private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolInfo[]> {
     const checked = await listServerTools(client, this.connectTimeout, signal);
+    this.taskSupport = new Map(checked.tools.flatMap((tool) => (tool.taskSupport ? [[tool.name, tool.taskSupport]] : [])));
     this.toolErrors = checked.errors;
     for (const line of checked.errors) this.logLine(`skipped ${line}`);
     return checked.tools;

@@ -164,4 +164,19 @@ describe('Tasks (io.modelcontextprotocol/tasks) as background jobs', () => {
     expect(JSON.stringify(second.provider.requests[1].messages.at(-1))).toContain('late report');
     expect(manager.jobs.running()).toBe(0);
   }, 40_000);
+
+  it("a 2025-11-25 server's task-required tool (server-everything's simulate-research-query) runs as a job", async () => {
+    const env = await connect({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+    // The server registers it once initialised and announces it with list_changed.
+    await expect.poll(() => env.registry.get('mcp__everything__simulate-research-query') !== undefined, { timeout: 10_000 }).toBe(true);
+    const started = await env.call('mcp__everything__simulate-research-query', { topic: 'tidal power' });
+    expect(started.isError, textOf(started)).toBe(false);
+    const id = /background task (mcp-task-\d+)/.exec(textOf(started))?.[1] as string;
+    expect(id).toBeDefined();
+    const report = await env.call('McpTaskResult', { task_id: id, wait_seconds: 60 });
+    expect(report.isError).toBe(false);
+    expect(textOf(report)).toContain('Research Report: tidal power');
+    // Its stages were shown to the person as they came.
+    expect(env.notices.some((notice) => notice.includes('Synthesizing findings'))).toBe(true);
+  }, 60_000);
 });
