@@ -9,7 +9,7 @@ import type { McpElicitation } from '../../../src/runtime/mcp/elicit.js';
 import { McpManager } from '../../../src/runtime/mcp/manager.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
 import { createTaskTools } from '../../../src/runtime/mcp/task-jobs.js';
-import { buildCli, cleanEnv, tempDir as cliTempDir } from '../../cli/helpers.js';
+import { buildCli, cleanEnv, runCli, tempDir as cliTempDir } from '../../cli/helpers.js';
 import { type ServedGateway, startGateway } from '../../support/mcp-servers/modern-http.js';
 import { callTools, harness, reply, runScripted } from '../agent/scripted.js';
 import { serverEntry, tempDir, testRuntime, textOf, type TestRuntime } from './helpers.js';
@@ -17,14 +17,17 @@ import { serverEntry, tempDir, testRuntime, textOf, type TestRuntime } from './h
 const EVERYTHING = serverEntry('@modelcontextprotocol/server-everything');
 
 let cleanup = (): void => undefined;
+let cli: string;
+let home: string;
 let gateway: ServedGateway;
 let project: string;
 const managers: McpManager[] = [];
 beforeAll(async () => {
   const built = await buildCli();
   cleanup = built.cleanup;
+  cli = built.cli;
   project = cliTempDir('wield-client-modern-');
-  const home = cliTempDir('wield-client-modern-home-');
+  home = cliTempDir('wield-client-modern-home-');
   gateway = await startGateway(built.cli, ['--task-after', '0.5', '--allow', 'Bash(cat *)'], { cwd: project, env: cleanEnv(home) });
 }, 60_000);
 afterAll(async () => {
@@ -73,6 +76,28 @@ describe('protocol revision, per server', () => {
     expect(read.isError).toBe(true);
     expect(textOf(await env.call('mcp__everything__echo', { message: 'legacy hi' }))).toContain('legacy hi');
   }, 30_000);
+
+  it('`wield mcp list` shows each revision, in the table and in --json', async () => {
+    const config = JSON.stringify({
+      mcpServers: {
+        gateway: { type: 'http', url: gateway.url },
+        everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+      },
+    });
+    const options = { cwd: project, env: cleanEnv(home), timeoutMs: 30_000 };
+    const table = await runCli(cli, ['mcp', 'list', '--mcp-config', config], options);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^SERVER\s+TRANSPORT\s+PROTOCOL\s+STATE\s+TOOLS/);
+    expect(lines.find((line) => line.startsWith('gateway'))).toMatch(/^gateway\s+http\s+2026-07-28\s+connected/);
+    expect(lines.find((line) => line.startsWith('everything'))).toMatch(/^everything\s+stdio\s+2025-11-25\s+connected/);
+    const json = await runCli(cli, ['mcp', 'list', '--json', '--mcp-config', config], options);
+    const servers = (JSON.parse(json.stdout) as { servers: { name: string; protocolVersion?: string }[] }).servers;
+    expect(Object.fromEntries(servers.map((s) => [s.name, s.protocolVersion]))).toEqual({
+      gateway: '2026-07-28',
+      everything: '2025-11-25',
+    });
+  }, 60_000);
 });
 
 describe('multi-round-trip requests (input_required)', () => {
