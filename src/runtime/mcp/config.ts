@@ -21,7 +21,8 @@
 //                    proposes (non-interactive runs); default: asked interactively, declined in -p
 // http only:
 //   oauth            false to never authorize; or {clientId, clientSecret, clientMetadataUrl, scope,
-//                    grant: "authorization_code" | "client_credentials", callbackPort}; by default a
+//                    grant: "authorization_code" | "client_credentials", callbackPort, privateKey
+//                    (PEM, for private_key_jwt), signingAlgorithm (default RS256)}; by default a
 //                    server answering 401 gets the OAuth flow (discovery, registration, PKCE)
 import { z } from 'zod';
 
@@ -40,14 +41,21 @@ const common = {
   elicitation: z.enum(['ask', 'accept-defaults']).optional(),
 };
 
-const oauthSchema = z.strictObject({
-  clientId: z.string().min(1).optional(),
-  clientSecret: z.string().min(1).optional(),
-  clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
-  scope: z.string().optional(),
-  grant: z.enum(['authorization_code', 'client_credentials']).optional(),
-  callbackPort: z.number().int().min(1).max(65_535).optional(),
-});
+const oauthSchema = z
+  .strictObject({
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
+    scope: z.string().optional(),
+    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    callbackPort: z.number().int().min(1).max(65_535).optional(),
+    /** PEM (PKCS#8) key signing a private_key_jwt client assertion, instead of a client secret. */
+    privateKey: z.string().min(1).optional(),
+    signingAlgorithm: z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512']).optional(),
+  })
+  .refine((oauth) => !oauth.privateKey || oauth.clientId, {
+    message: 'oauth.privateKey needs oauth.clientId: the signed assertion names the client it authenticates',
+  });
 
 const stdioSchema = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -130,6 +138,7 @@ function expandConfig(config: McpServerConfig, env: Record<string, string | unde
     const oauth = config.oauth && {
       ...config.oauth,
       ...(config.oauth.clientSecret ? { clientSecret: expandEnv(config.oauth.clientSecret, env) } : {}),
+      ...(config.oauth.privateKey ? { privateKey: expandEnv(config.oauth.privateKey, env) } : {}),
     };
     return { ...config, url: expandEnv(config.url, env), headers: map(config.headers), ...(oauth ? { oauth } : {}) };
   }

@@ -290,3 +290,15 @@ describe('execution.taskSupport', () => {
     expect(tools.map((tool) => tool.taskSupport)).toEqual(['required', 'optional', undefined, undefined, undefined]);
   });
 });
+
+describe('oauth private_key_jwt settings', () => {
+  it('takes a key and algorithm with a client ID, and refuses a key without one', () => {
+    const url = 'https://example.com/mcp';
+    const oauth = { grant: 'client_credentials', clientId: 'c', privateKey: '$KEY', signingAlgorithm: 'ES256' };
+    expect(parseServerConfig({ type: 'http', url, oauth })).toMatchObject({ ok: true, config: { oauth } });
+    const orphan = parseServerConfig({ type: 'http', url, oauth: { grant: 'client_credentials', privateKey: 'k' } });
+    expect(orphan).toMatchObject({ ok: false, message: expect.stringContaining('oauth.privateKey needs oauth.clientId') });
+    const weak = parseServerConfig({ type: 'http', url, oauth: { clientId: 'c', privateKey: 'k', signingAlgorithm: 'HS256' } });
+    expect(weak.ok).toBe(false);
+  });
+});
