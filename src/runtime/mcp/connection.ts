@@ -6,6 +6,8 @@ import path from 'node:path';
 import {
   type Client,
   type PriorDiscovery,
+  SdkError,
+  SdkErrorCode,
   type StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
@@ -78,6 +80,9 @@ const callResultSchema = z.looseObject({ content: z.array(z.unknown()).optional(
 export const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
 
 function describeConnectError(error: unknown): string {
+  // The revision probe wraps the transport's own failure (a refused address, a reset): say that.
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause instanceof Error)
+    return describeConnectError(error.cause);
   if (error instanceof UnauthorizedError) return `authorization failed: the server refused the credentials (${messageOf(error)})`;
   return messageOf(error);
 }
