@@ -4,7 +4,7 @@
 // spend the user's model budget outside the permission rules, and no server here needs it.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import type { McpElicitHandler } from './elicit.js';
 import { TASKS_EXTENSION } from './task-jobs.js';
 
@@ -16,10 +16,15 @@ export interface ClientFeatures {
   tasks?: boolean;
 }
 
-export function createClient(info: { name: string; version: string }, features: ClientFeatures, server: string): Client {
+export function createClient(
+  info: { name: string; version: string },
+  features: ClientFeatures,
+  server: string,
+  negotiation: VersionNegotiationMode = 'auto',
+): Client {
   const client = new Client(info, {
-    // 2026-07-28 where the server speaks it (probed with server/discover), 2025-11-25 otherwise.
-    versionNegotiation: { mode: 'auto' },
+    // 'auto': 2026-07-28 where the server speaks it (probed with server/discover), else 2025-11-25.
+    versionNegotiation: { mode: negotiation },
     capabilities: {
       ...(features.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
       ...(features.roots ? { roots: { listChanged: false } } : {}),

@@ -17,6 +17,8 @@
 //   disabled         true to keep the entry but not start it
 //   alwaysLoad       true to send this server's tools with every request (never deferred by ToolSearch)
 //   description      one line about the server, shown to the model next to its deferred tools
+//   protocol         "auto" (default: probe with server/discover, else 2025-11-25), or a revision to
+//                    speak without probing ("2025-11-25" saves a stdio server's probe spawn)
 //   elicitation      "accept-defaults" to answer the server's questions with the defaults its form
 //                    proposes (non-interactive runs); default: asked interactively, declined in -p
 // http only:
@@ -39,6 +41,7 @@ const common = {
   alwaysLoad: z.boolean().optional(),
   description: z.string().optional(),
   elicitation: z.enum(['ask', 'accept-defaults']).optional(),
+  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional(),
 };
 
 const oauthSchema = z

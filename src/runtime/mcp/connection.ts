@@ -120,6 +120,7 @@ export class McpConnection {
     private readonly options: ConnectionOptions,
   ) {
     this.state = config.disabled ? 'disabled' : 'disconnected';
+    this.prior = this.configuredPrior();
     this.callTimeout = config.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     this.connectTimeout = config.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
@@ -295,11 +296,15 @@ export class McpConnection {
       this.publish(tools);
       return client;
     } catch (error) {
-      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : describeConnectError(error);
+      const pinned =
+        this.config.protocol === '2026-07-28' && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed
+          ? '; it does not speak 2026-07-28: set "protocol" to "auto" (or remove it) for this server'
+          : '';
+      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : `${describeConnectError(error)}${pinned}`;
       // An authorization the failed attempt started has nobody left to wait for it.
       this.oauth?.abandon();
       // The remembered revision may be why it failed (the server was replaced): probe again.
-      this.prior = undefined;
+      this.prior = this.configuredPrior();
       await client.close().catch(() => undefined);
       if (!this.isClosed()) {
         this.state = 'failed';
@@ -309,6 +314,11 @@ export class McpConnection {
       }
       throw new Error(this.error ?? reason);
     }
+  }
+
+  /** "protocol": "2025-11-25" in the settings: the handshake without the probe. */
+  private configuredPrior(): PriorDiscovery | undefined {
+    return this.config.protocol === '2025-11-25' ? { kind: 'legacy' } : undefined;
   }
 
   private connectOptions(signal: AbortSignal): { timeout: number; signal: AbortSignal; prior?: PriorDiscovery } {
@@ -323,7 +333,9 @@ export class McpConnection {
   }
 
   private newClient(): Client {
-    const client = createClient(this.options.clientInfo, this.features, this.name);
+    // A pinned 2026-07-28 fails loudly on a server that does not speak it (no fallback).
+    const negotiation = this.config.protocol === '2026-07-28' ? { pin: '2026-07-28' } : 'auto';
+    const client = createClient(this.options.clientInfo, this.features, this.name, negotiation);
     client.onclose = () => this.lost(client, 'the connection closed');
     client.onerror = (error) => this.logLine(`client error: ${error.message}`);
     this.forwardNotifications(client);

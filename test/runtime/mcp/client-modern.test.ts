@@ -77,6 +77,20 @@ describe('protocol revision, per server', () => {
     expect(textOf(await env.call('mcp__everything__echo', { message: 'legacy hi' }))).toContain('legacy hi');
   }, 30_000);
 
+  it('"protocol" in the settings skips the probe: 2025-11-25 with a server that speaks both, a pinned 2026-07-28 fails loudly', async () => {
+    const env = await connect({
+      gateway: { type: 'http', url: gateway.url, protocol: '2025-11-25' },
+      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], protocol: '2026-07-28' },
+    });
+    const byName = Object.fromEntries(env.manager.list().map((s) => [s.name, s]));
+    expect(byName.gateway).toMatchObject({ state: 'connected', protocolVersion: '2025-11-25' });
+    expect(byName.everything.state).toBe('failed');
+    expect(byName.everything.protocolVersion).toBeUndefined();
+    expect(byName.everything.error).toContain('set "protocol" to "auto"');
+    const read = await env.call('mcp__gateway__Read', { file_path: path.join(project, 'missing.txt') });
+    expect(read.isError).toBe(true);
+  }, 60_000);
+
   it('`wield mcp list` shows each revision, in the table and in --json', async () => {
     const config = JSON.stringify({
       mcpServers: {
