@@ -386,9 +386,11 @@ export class McpConnection {
         const options = { timeout: this.callTimeout, signal };
         const task = await client.request({ method: 'tasks/get', params: { taskId } }, legacyTaskSchema, options);
         const state = { taskId, status: task.status, statusMessage: task.statusMessage, pollIntervalMs: task.pollInterval };
-        if (task.status !== 'completed') return state;
+        // A task waiting for input sends its question on the tasks/result stream (it reaches the
+        // elicitation handler, so the person), and that answer then brings the result.
+        if (task.status !== 'completed' && task.status !== 'input_required') return state;
         const result = await client.request({ method: 'tasks/result', params: { taskId } }, callResultSchema, options);
-        return { ...state, result };
+        return { ...state, status: 'completed', result };
       },
       cancel: modern.cancel,
     };

@@ -36,7 +36,7 @@ afterAll(async () => {
   cleanup();
 });
 
-type Answer = { action: 'accept' | 'decline'; content?: { allow: boolean } };
+type Answer = { action: 'accept' | 'decline'; content?: Record<string, string | boolean> };
 
 async function connect(
   configs: Parameters<McpManager['connectAll']>[0],
@@ -217,5 +217,20 @@ describe('Tasks (io.modelcontextprotocol/tasks) as background jobs', () => {
     expect(textOf(report)).toContain('Research Report: tidal power');
     // Its stages were shown to the person as they came.
     expect(env.notices.some((notice) => notice.includes('Synthesizing findings'))).toBe(true);
+  }, 60_000);
+
+  it("a 2025-11-25 task's question (input_required) reaches the person, and the answer shapes the result", async () => {
+    const env = await connect(
+      { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+      { action: 'accept', content: { interpretation: 'programming' } },
+    );
+    await expect.poll(() => env.registry.get('mcp__everything__simulate-research-query') !== undefined, { timeout: 10_000 }).toBe(true);
+    const started = await env.call('mcp__everything__simulate-research-query', { topic: 'python', ambiguous: true });
+    const id = /background task (mcp-task-\d+)/.exec(textOf(started))?.[1] as string;
+    const report = await env.call('McpTaskResult', { task_id: id, wait_seconds: 60 });
+    expect(report.isError, textOf(report)).toBe(false);
+    expect(textOf(report)).toContain('Research Report: python (programming)');
+    expect(env.asked).toHaveLength(1);
+    expect(env.asked[0].message).toContain('could have multiple interpretations');
   }, 60_000);
 });
