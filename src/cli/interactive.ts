@@ -86,9 +86,17 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       return true;
     }
     if (key === 'escape') {
-      if (!turn) return false;
+      // MCP tasks run past their turn: Esc cancels them too (tasks/cancel), even between turns.
+      const jobs = ready ? session.runtime.mcp?.jobs : undefined;
+      const tasks = jobs?.running() ?? 0;
+      if (tasks > 0) void jobs?.cancelRunning();
+      if (!turn) {
+        if (tasks === 0) return false;
+        screen.line(`Esc — cancelling ${tasks} background MCP task(s)`);
+        return true;
+      }
       interrupt(turn);
-      screen.line('Esc — interrupting this turn');
+      screen.line(`Esc — interrupting this turn${tasks > 0 ? ` and cancelling ${tasks} background MCP task(s)` : ''}`);
       return true;
     }
     // A second Ctrl-C exits, even while a turn that ignores its abort is still running.

@@ -52,10 +52,11 @@ export function formatServerTable(servers: readonly McpServerStatus[], untrusted
   if (servers.length === 0 && untrustedFile)
     return `No MCP servers run here: ${untrustedFile} is ignored because this folder is not trusted. Run \`wield trust\` to trust it (--trust for one run).`;
   if (servers.length === 0) return 'No MCP servers configured (settings "mcpServers", .mcp.json, or --mcp-config).';
-  const header = ['SERVER', 'TRANSPORT', 'STATE', 'TOOLS', 'ERROR'];
+  const header = ['SERVER', 'TRANSPORT', 'PROTOCOL', 'STATE', 'TOOLS', 'ERROR'];
   const rows = servers.map((s) => [
     s.name,
     s.transport,
+    s.protocolVersion ?? '-',
     s.state,
     String(s.toolCount),
     [s.error, ...s.toolErrors].filter(Boolean).join('; '),

@@ -158,6 +158,9 @@ export async function createCodingRuntime(options: CodingRuntimeOptions): Promis
     // The servers' resources, for the model: ListMcpResources and ReadMcpResource.
     const { createResourceTools } = await import('../../runtime/mcp/resources.js');
     for (const tool of createResourceTools(mcp)) registry.register(tool);
+    // Calls a server runs as tasks go on in the background: McpTaskResult and McpTaskCancel.
+    const { createTaskTools } = await import('../../runtime/mcp/task-jobs.js');
+    for (const tool of createTaskTools(mcp.jobs)) registry.register(tool);
   }
   const servers = Object.entries(mcpConfigs.servers);
   const deferral: DeferralOptions = {

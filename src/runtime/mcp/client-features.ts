@@ -4,20 +4,31 @@
 // spend the user's model budget outside the permission rules, and no server here needs it.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import type { McpElicitHandler } from './elicit.js';
+import { TASKS_EXTENSION } from './task-jobs.js';
 
 export interface ClientFeatures {
   elicit?: McpElicitHandler;
   /** The workspace folders, offered as roots. */
   roots?: () => readonly string[];
+  /** Declare the Tasks extension: long calls may come back as tasks (run as background jobs). */
+  tasks?: boolean;
 }
 
-export function createClient(info: { name: string; version: string }, features: ClientFeatures, server: string): Client {
+export function createClient(
+  info: { name: string; version: string },
+  features: ClientFeatures,
+  server: string,
+  negotiation: VersionNegotiationMode = 'auto',
+): Client {
   const client = new Client(info, {
+    // 'auto': 2026-07-28 where the server speaks it (probed with server/discover), else 2025-11-25.
+    versionNegotiation: { mode: negotiation },
     capabilities: {
       ...(features.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
       ...(features.roots ? { roots: { listChanged: false } } : {}),
+      ...(features.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     },
   });
   const { elicit, roots } = features;

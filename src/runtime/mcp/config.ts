@@ -17,11 +17,14 @@
 //   disabled         true to keep the entry but not start it
 //   alwaysLoad       true to send this server's tools with every request (never deferred by ToolSearch)
 //   description      one line about the server, shown to the model next to its deferred tools
+//   protocol         "auto" (default: probe with server/discover, else 2025-11-25), or a revision to
+//                    speak without probing ("2025-11-25" saves a stdio server's probe spawn)
 //   elicitation      "accept-defaults" to answer the server's questions with the defaults its form
 //                    proposes (non-interactive runs); default: asked interactively, declined in -p
 // http only:
 //   oauth            false to never authorize; or {clientId, clientSecret, clientMetadataUrl, scope,
-//                    grant: "authorization_code" | "client_credentials", callbackPort}; by default a
+//                    grant: "authorization_code" | "client_credentials", callbackPort, privateKey
+//                    (PEM, for private_key_jwt), signingAlgorithm (default RS256)}; by default a
 //                    server answering 401 gets the OAuth flow (discovery, registration, PKCE)
 import { z } from 'zod';
 
@@ -38,16 +41,24 @@ const common = {
   alwaysLoad: z.boolean().optional(),
   description: z.string().optional(),
   elicitation: z.enum(['ask', 'accept-defaults']).optional(),
+  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional(),
 };
 
-const oauthSchema = z.strictObject({
-  clientId: z.string().min(1).optional(),
-  clientSecret: z.string().min(1).optional(),
-  clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
-  scope: z.string().optional(),
-  grant: z.enum(['authorization_code', 'client_credentials']).optional(),
-  callbackPort: z.number().int().min(1).max(65_535).optional(),
-});
+const oauthSchema = z
+  .strictObject({
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
+    scope: z.string().optional(),
+    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    callbackPort: z.number().int().min(1).max(65_535).optional(),
+    /** PEM (PKCS#8) key signing a private_key_jwt client assertion, instead of a client secret. */
+    privateKey: z.string().min(1).optional(),
+    signingAlgorithm: z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512']).optional(),
+  })
+  .refine((oauth) => !oauth.privateKey || oauth.clientId, {
+    message: 'oauth.privateKey needs oauth.clientId: the signed assertion names the client it authenticates',
+  });
 
 const stdioSchema = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -130,6 +141,7 @@ function expandConfig(config: McpServerConfig, env: Record<string, string | unde
     const oauth = config.oauth && {
       ...config.oauth,
       ...(config.oauth.clientSecret ? { clientSecret: expandEnv(config.oauth.clientSecret, env) } : {}),
+      ...(config.oauth.privateKey ? { privateKey: expandEnv(config.oauth.privateKey, env) } : {}),
     };
     return { ...config, url: expandEnv(config.url, env), headers: map(config.headers), ...(oauth ? { oauth } : {}) };
   }

@@ -5,6 +5,9 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import {
   type Client,
+  type PriorDiscovery,
+  SdkError,
+  SdkErrorCode,
   type StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
@@ -23,6 +26,8 @@ import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { listServerTools, type McpToolInfo } from './tools.js';
 import { classifyCallError, telltaleStderrLine } from './call-errors.js';
+import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf, taskStateSchema, wrapTaskHandle } from './task-jobs.js';
+import { z } from 'zod';
 import { messageOf } from '../util/message.js';
 
 export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
@@ -38,6 +43,8 @@ export interface McpServerStatus {
   toolErrors: string[];
   restarts: number;
   logFile?: string;
+  /** The MCP revision the server speaks with wield (e.g. 2026-07-28 or 2025-11-25), once connected. */
+  protocolVersion?: string;
 }
 
 export interface ConnectionOptions {
@@ -54,12 +61,28 @@ export interface ConnectionOptions {
   authDir?: string;
   /** Things the person must do or know now (open the authorization page). */
   notify?: (message: string) => void;
+  /** Background jobs for calls a server runs as tasks; without it wield does not offer Tasks. */
+  jobs?: McpTaskJobs;
 }
+
+/** How long a 2025-11-25 server keeps a task wield made (the `ttl` it asks for). */
+const LEGACY_TASK_TTL_MS = 3_600_000;
+
+const legacyTaskSchema = z.looseObject({
+  taskId: z.string().min(1),
+  status: z.string(),
+  statusMessage: z.string().optional(),
+  pollInterval: z.number().optional(),
+});
+const callResultSchema = z.looseObject({ content: z.array(z.unknown()).optional(), isError: z.boolean().optional() });
 
 /** How long the person has to finish an authorization in the browser. */
 export const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
 
 function describeConnectError(error: unknown): string {
+  // The revision probe wraps the transport's own failure (a refused address, a reset): say that.
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause instanceof Error)
+    return describeConnectError(error.cause);
   if (error instanceof UnauthorizedError) return `authorization failed: the server refused the credentials (${messageOf(error)})`;
   return messageOf(error);
 }
@@ -85,6 +108,11 @@ export class McpConnection {
   readonly callTimeout: number;
   readonly connectTimeout: number;
   private readonly oauth?: McpOAuthProvider;
+  /** The revision verdict of the first connection: reconnects skip the server/discover probe. */
+  private prior?: PriorDiscovery;
+  /** Tool name → its `execution.taskSupport`, from the last listing. */
+  private taskSupport = new Map<string, string>();
+  private protocolVersion?: string;
 
   constructor(
     readonly name: string,
@@ -92,6 +120,7 @@ export class McpConnection {
     private readonly options: ConnectionOptions,
   ) {
     this.state = config.disabled ? 'disabled' : 'disconnected';
+    this.prior = this.configuredPrior();
     this.callTimeout = config.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     this.connectTimeout = config.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
@@ -106,7 +135,7 @@ export class McpConnection {
   }
 
   private get features(): ClientFeatures {
-    const features = this.options.features ?? {};
+    const features = { ...this.options.features, tasks: this.options.jobs !== undefined };
     if (this.config.elicitation !== 'accept-defaults') return features;
     return { ...features, elicit: async (request) => defaultsAnswer(request.requestedSchema) };
   }
@@ -125,6 +154,7 @@ export class McpConnection {
       toolErrors: [...this.toolErrors],
       restarts: Math.max(0, this.starts - 1),
       ...(this.logFile ? { logFile: this.logFile } : {}),
+      ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
     };
   }
 
@@ -151,6 +181,10 @@ export class McpConnection {
   async callTool(toolName: string, input: Record<string, unknown>, ctx: ToolContext, retried = false): Promise<McpCallOutput> {
     const client = await this.ready(ctx.signal);
     try {
+      // A 2025-11-25 server's task-required tool is called as a task (a 2026-07-28 server makes
+      // tasks on its own, answered with a handle, see task-jobs.ts).
+      if (this.options.jobs && client.getProtocolEra() !== 'modern' && this.taskSupport.get(toolName) === 'required')
+        return await this.legacyTaskCall(client, this.options.jobs, toolName, input, ctx.signal);
       const result = await withAuthorization(this.oauth, this.http, () =>
         client.callTool(
           { name: toolName, arguments: input },
@@ -165,6 +199,11 @@ export class McpConnection {
       // A server that changed its tools before answering announced it first: the new list is
       // in place before the caller sees the result, so the next model request has it.
       await this.refreshing;
+      const handle = this.options.jobs && taskHandleOf(result);
+      if (handle && this.options.jobs) {
+        const id = this.options.jobs.start(this.name, toolName, handle, this.taskChannel());
+        return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
+      }
       return result;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
@@ -225,7 +264,7 @@ export class McpConnection {
       await this.oauth?.prepare();
       let transport = this.transport();
       try {
-        await client.connect(transport, { timeout: this.connectTimeout, signal });
+        await client.connect(transport, this.connectOptions(signal));
       } catch (error) {
         // The server wants OAuth and the person was sent to the authorization page: wait for
         // them (not bounded by the connect timeout), then connect once more with the token.
@@ -239,9 +278,10 @@ export class McpConnection {
         client = this.newClient();
         transport = this.transport();
         signal = AbortSignal.timeout(this.connectTimeout);
-        await client.connect(transport, { timeout: this.connectTimeout, signal });
+        await client.connect(transport, this.connectOptions(signal));
       }
       this.watchToolChanges(client, transport);
+      if (client.getProtocolEra() === 'modern') this.listenForChanges(client);
       const http = this.oauth ? (transport as StreamableHTTPClientTransport) : undefined;
       const tools = await withAuthorization(this.oauth, http, () => this.listTools(client, signal));
       if (this.isClosed()) {
@@ -250,14 +290,21 @@ export class McpConnection {
       }
       this.client = client;
       this.http = http;
+      this.remember(client);
       this.state = 'connected';
       this.error = undefined;
       this.publish(tools);
       return client;
     } catch (error) {
-      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : describeConnectError(error);
+      const pinned =
+        this.config.protocol === '2026-07-28' && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed
+          ? '; it does not speak 2026-07-28: set "protocol" to "auto" (or remove it) for this server'
+          : '';
+      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : `${describeConnectError(error)}${pinned}`;
       // An authorization the failed attempt started has nobody left to wait for it.
       this.oauth?.abandon();
+      // The remembered revision may be why it failed (the server was replaced): probe again.
+      this.prior = this.configuredPrior();
       await client.close().catch(() => undefined);
       if (!this.isClosed()) {
         this.state = 'failed';
@@ -269,8 +316,26 @@ export class McpConnection {
     }
   }
 
+  /** "protocol": "2025-11-25" in the settings: the handshake without the probe. */
+  private configuredPrior(): PriorDiscovery | undefined {
+    return this.config.protocol === '2025-11-25' ? { kind: 'legacy' } : undefined;
+  }
+
+  private connectOptions(signal: AbortSignal): { timeout: number; signal: AbortSignal; prior?: PriorDiscovery } {
+    return { timeout: this.connectTimeout, signal, ...(this.prior ? { prior: this.prior } : {}) };
+  }
+
+  /** Keeps the revision the server spoke, for the listing and for reconnects in this run. */
+  private remember(client: Client): void {
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
+    const discover = client.getDiscoverResult();
+    this.prior = client.getProtocolEra() === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
+  }
+
   private newClient(): Client {
-    const client = createClient(this.options.clientInfo, this.features, this.name);
+    // A pinned 2026-07-28 fails loudly on a server that does not speak it (no fallback).
+    const negotiation = this.config.protocol === '2026-07-28' ? { pin: '2026-07-28' } : 'auto';
+    const client = createClient(this.options.clientInfo, this.features, this.name, negotiation);
     client.onclose = () => this.lost(client, 'the connection closed');
     client.onerror = (error) => this.logLine(`client error: ${error.message}`);
     this.forwardNotifications(client);
@@ -279,6 +344,56 @@ export class McpConnection {
 
   private transport(): Transport {
     return createClientTransport(this.name, this.config, { onStderr: (text) => this.onStderr(text), oauth: this.oauth });
+  }
+
+  /** tasks/get and tasks/cancel for a background job, on whichever connection is current. */
+  private taskChannel(): TaskChannel {
+    const options = (signal?: AbortSignal) => ({ timeout: this.callTimeout, ...(signal ? { signal } : {}) });
+    return {
+      get: async (taskId, signal) =>
+        (await this.ready(signal)).request({ method: 'tasks/get', params: { taskId } }, taskStateSchema, options(signal)),
+      cancel: async (taskId) => {
+        const signal = AbortSignal.timeout(this.callTimeout);
+        await (await this.ready(signal)).request({ method: 'tasks/cancel', params: { taskId } }, z.looseObject({}), options(signal));
+      },
+    };
+  }
+
+  /** tools/call as a task (2025-11-25: `params.task`, answered with the task), followed as a job. */
+  private async legacyTaskCall(
+    client: Client,
+    jobs: McpTaskJobs,
+    toolName: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<McpCallOutput> {
+    const created = await client.request(
+      { method: 'tools/call', params: { name: toolName, arguments: input, task: { ttl: LEGACY_TASK_TTL_MS } } },
+      z.looseObject({ task: legacyTaskSchema }),
+      { signal, timeout: this.callTimeout },
+    );
+    const { taskId, status, statusMessage, pollInterval } = created.task;
+    const id = jobs.start(this.name, toolName, { taskId, status, statusMessage, pollIntervalMs: pollInterval }, this.legacyTaskChannel());
+    return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
+  }
+
+  /** 2025-11-25 tasks: tasks/get for the status, tasks/result for the result once completed. */
+  private legacyTaskChannel(): TaskChannel {
+    const modern = this.taskChannel();
+    return {
+      get: async (taskId, signal) => {
+        const client = await this.ready(signal);
+        const options = { timeout: this.callTimeout, signal };
+        const task = await client.request({ method: 'tasks/get', params: { taskId } }, legacyTaskSchema, options);
+        const state = { taskId, status: task.status, statusMessage: task.statusMessage, pollIntervalMs: task.pollInterval };
+        // A task waiting for input sends its question on the tasks/result stream (it reaches the
+        // elicitation handler, so the person), and that answer then brings the result.
+        if (task.status !== 'completed' && task.status !== 'input_required') return state;
+        const result = await client.request({ method: 'tasks/result', params: { taskId } }, callResultSchema, options);
+        return { ...state, status: 'completed', result };
+      },
+      cancel: modern.cancel,
+    };
   }
 
   /** The client while connected (for resources, prompts and completions); undefined otherwise. */
@@ -295,8 +410,25 @@ export class McpConnection {
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if ('method' in message && message.method === 'notifications/tools/list_changed') void this.refreshTools(client);
+      else if (client.getProtocolEra() === 'modern') deliver?.(wrapTaskHandle(message) as typeof message, extra);
       else deliver?.(message, extra);
     };
+  }
+
+  /**
+   * 2026-07-28 has no unsolicited notifications: changes come on a subscriptions/listen stream,
+   * whose notifications reach the same handlers (and the interception above). A server that
+   * refuses it still serves its tools; the refusal is logged.
+   */
+  private listenForChanges(client: Client): void {
+    const changes = client.getServerCapabilities();
+    const filter = {
+      ...(changes?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(changes?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(changes?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    client.listen(filter).catch((error: unknown) => this.logLine(`subscriptions/listen refused: ${messageOf(error)}`));
   }
 
   private forwardNotifications(client: Client): void {
@@ -318,6 +450,7 @@ export class McpConnection {
 
   private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolInfo[]> {
     const checked = await listServerTools(client, this.connectTimeout, signal);
+    this.taskSupport = new Map(checked.tools.flatMap((tool) => (tool.taskSupport ? [[tool.name, tool.taskSupport]] : [])));
     this.toolErrors = checked.errors;
     for (const line of checked.errors) this.logLine(`skipped ${line}`);
     return checked.tools;

@@ -33,12 +33,18 @@ export function defaultsAnswer(schema: Record<string, unknown> | undefined): Eli
   return { action: 'accept', content };
 }
 
+/** What a non-interactive run says as it declines: the question, and what would answer it. Pure. */
+export function declineNotice(request: McpElicitation): string {
+  return (
+    `wield: MCP server "${request.server}" asked: ${JSON.stringify(request.message.slice(0, 300))}; declined, since no one can answer ` +
+    'in this non-interactive run (set "elicitation": "accept-defaults" on the server to accept its proposed defaults; ' +
+    "a permission question is answered by the server's own rules instead, e.g. `wield mcp serve --allow RULE`)\n"
+  );
+}
+
 /** For non-interactive runs: a clear refusal, said on stderr so the person knows what was asked. */
 export const declineElicitation: McpElicitHandler = async (request) => {
-  process.stderr.write(
-    `wield: MCP server "${request.server}" asked: ${JSON.stringify(request.message.slice(0, 300))}; declined, since no one can answer ` +
-      'in this non-interactive run (set "elicitation": "accept-defaults" on the server to accept its proposed defaults)\n',
-  );
+  process.stderr.write(declineNotice(request));
   return { action: 'decline' };
 };
 

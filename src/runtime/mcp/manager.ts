@@ -11,6 +11,7 @@ import { assignToolNames, mcpServerPrefix } from './names.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import type { McpToolInfo } from './tools.js';
 import { ServersUpstream } from './upstream.js';
+import { McpTaskJobs } from './task-jobs.js';
 
 export interface ConnectAllOptions {
   registry: ToolRegistry;
@@ -46,9 +47,12 @@ export class McpManager {
   /** exposed name → the definition its server listed (for the gateway's tools/list). */
   private readonly definitions = new Map<string, Record<string, unknown>>();
   private readonly listeners = new Set<(event: UpstreamEvent) => void>();
+  /** Calls servers run as tasks (McpTaskResult, McpTaskCancel read them). */
+  readonly jobs: McpTaskJobs;
 
   constructor(private readonly options: McpManagerOptions = {}) {
     this.clientInfo = options.clientInfo ?? { name: 'wield', version: '0.1.0' };
+    this.jobs = new McpTaskJobs({ notify: options.notify });
   }
 
   /** Starts every server without waiting for any; tools register as each server answers. */
@@ -61,6 +65,7 @@ export class McpManager {
         features: this.options.features,
         authDir: this.options.authDir,
         notify: this.options.notify,
+        jobs: this.jobs,
         onTools: (tools) => this.sync(connection, tools, options),
         onEvent: (event) => {
           for (const listener of this.listeners) listener(event);
@@ -160,6 +165,8 @@ export class McpManager {
   }
 
   async close(): Promise<void> {
+    // A task left running would go on on the server with no one to read its result.
+    await this.jobs.close();
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 

@@ -7,6 +7,8 @@
 // revision (no protected-resource metadata) are discovered here first (oauth-legacy.ts).
 import { randomUUID } from 'node:crypto';
 import {
+  type AddClientAuthentication,
+  createPrivateKeyJwtAuth,
   extractWWWAuthenticateParams,
   type FetchLike,
   type StreamableHTTPClientTransport,
@@ -33,6 +35,10 @@ export interface McpOAuthConfig {
   grant?: 'authorization_code' | 'client_credentials';
   /** Local port of the redirect URI (default: one picked once and kept). */
   callbackPort?: number;
+  /** PEM (PKCS#8) key: the client authenticates with a signed JWT (private_key_jwt, RFC 7523). */
+  privateKey?: string;
+  /** The assertion's algorithm, matching the key (default RS256). */
+  signingAlgorithm?: string;
 }
 
 export interface OAuthProviderOptions {
@@ -59,9 +65,20 @@ export class McpOAuthProvider implements OAuthClientProvider {
   /** Whether a 401 or 403 challenge of the server named its protected-resource metadata. */
   private challengedWithResourceMetadata = false;
   private started = 0;
+  /** Set with a private key: the SDK calls it to sign each token request's client assertion. */
+  readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(private readonly options: OAuthProviderOptions) {
     this.port = options.config.callbackPort ?? options.store.read().callbackPort ?? DEFAULT_CALLBACK_PORT;
+    const { clientId, privateKey, signingAlgorithm } = options.config;
+    // The assertion's issuer and subject are the client ID; its audience the authorization server.
+    if (clientId && privateKey)
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: clientId,
+        subject: clientId,
+        privateKey,
+        alg: signingAlgorithm ?? 'RS256',
+      });
   }
 
   state(): string {
@@ -82,13 +99,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    const { clientSecret, scope } = this.options.config;
+    const { clientSecret, privateKey, scope } = this.options.config;
     return {
       client_name: 'wield',
       redirect_uris: this.machine ? [] : [String(this.redirectUrl)],
       grant_types: this.machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
       response_types: this.machine ? [] : ['code'],
-      token_endpoint_auth_method: clientSecret ? 'client_secret_basic' : 'none',
+      token_endpoint_auth_method: privateKey ? 'private_key_jwt' : clientSecret ? 'client_secret_basic' : 'none',
       ...(scope ? { scope } : {}),
     };
   }

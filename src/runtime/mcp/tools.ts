@@ -34,6 +34,15 @@ export interface McpToolInfo {
   annotations?: McpToolAnnotations;
   /** The entry as the server listed it (`$schema`, outputSchema, icons…), for the gateway. */
   definition?: Record<string, unknown>;
+  /** `execution.taskSupport`: "required" tools must be called as tasks (MCP 2025-11-25). */
+  taskSupport?: 'required' | 'optional' | 'forbidden';
+}
+
+/** A tool's `execution.taskSupport`, when it is one the spec defines. Pure. */
+function taskSupportOf(tool: Record<string, unknown>): McpToolInfo['taskSupport'] {
+  const execution = tool.execution;
+  const support = typeof execution === 'object' && execution !== null ? (execution as Record<string, unknown>).taskSupport : undefined;
+  return support === 'required' || support === 'optional' || support === 'forbidden' ? support : undefined;
 }
 
 export interface ToolListCheck {
@@ -83,6 +92,7 @@ export function checkToolList(raw: readonly unknown[]): ToolListCheck {
       inputSchema,
       annotations: tool.annotations,
       definition: tool,
+      ...(taskSupportOf(tool) ? { taskSupport: taskSupportOf(tool) } : {}),
     });
   });
   return result;

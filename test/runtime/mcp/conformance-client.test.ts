@@ -37,6 +37,7 @@ const SCENARIOS = [
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
   'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
 ];
 
 /**

@@ -16,6 +16,7 @@ import { loadMcpConfigs } from '../../../src/runtime/mcp/load.js';
 import { assignToolNames, mcpToolName, MAX_TOOL_NAME } from '../../../src/runtime/mcp/names.js';
 import { tokenMatches } from '../../../src/runtime/mcp/serve.js';
 import { checkToolList } from '../../../src/runtime/mcp/tools.js';
+import { declineNotice } from '../../../src/runtime/mcp/elicit.js';
 import { tempDir } from './helpers.js';
 
 describe('tool names', () => {
@@ -263,5 +264,41 @@ describe('HTTP guards', () => {
         expect(tokenMatches(`Bearer ${given}`, expected)).toBe(given === expected);
       }),
     );
+  });
+});
+
+describe('questions with no one to answer (-p)', () => {
+  it('the notice quotes the question and names what would answer it', () => {
+    const notice = declineNotice({ server: 'gw', message: 'Allow Write?', mode: 'form', requestedSchema: {} });
+    expect(notice).toContain('MCP server "gw" asked: "Allow Write?"; declined');
+    expect(notice).toContain('"elicitation": "accept-defaults"');
+    expect(notice).toContain('--allow RULE');
+  });
+});
+
+describe('execution.taskSupport', () => {
+  it('is read from a listed tool when it is one the spec defines, and ignored otherwise', () => {
+    const schema = { type: 'object' };
+    const { tools, errors } = checkToolList([
+      { name: 'a', inputSchema: schema, execution: { taskSupport: 'required' } },
+      { name: 'b', inputSchema: schema, execution: { taskSupport: 'optional' } },
+      { name: 'c', inputSchema: schema, execution: { taskSupport: 'sometimes' } },
+      { name: 'd', inputSchema: schema, execution: 'no' },
+      { name: 'e', inputSchema: schema },
+    ]);
+    expect(errors).toEqual([]);
+    expect(tools.map((tool) => tool.taskSupport)).toEqual(['required', 'optional', undefined, undefined, undefined]);
+  });
+});
+
+describe('oauth private_key_jwt settings', () => {
+  it('takes a key and algorithm with a client ID, and refuses a key without one', () => {
+    const url = 'https://example.com/mcp';
+    const oauth = { grant: 'client_credentials', clientId: 'c', privateKey: '$KEY', signingAlgorithm: 'ES256' };
+    expect(parseServerConfig({ type: 'http', url, oauth })).toMatchObject({ ok: true, config: { oauth } });
+    const orphan = parseServerConfig({ type: 'http', url, oauth: { grant: 'client_credentials', privateKey: 'k' } });
+    expect(orphan).toMatchObject({ ok: false, message: expect.stringContaining('oauth.privateKey needs oauth.clientId') });
+    const weak = parseServerConfig({ type: 'http', url, oauth: { clientId: 'c', privateKey: 'k', signingAlgorithm: 'HS256' } });
+    expect(weak.ok).toBe(false);
   });
 });

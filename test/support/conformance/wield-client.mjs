@@ -24,6 +24,14 @@ function oauthFor(name) {
   if (name === 'auth/client-credentials-basic') {
     return { grant: 'client_credentials', clientId: context.client_id, clientSecret: context.client_secret };
   }
+  if (name === 'auth/client-credentials-jwt') {
+    return {
+      grant: 'client_credentials',
+      clientId: context.client_id,
+      privateKey: context.private_key_pem,
+      signingAlgorithm: context.signing_algorithm,
+    };
+  }
   if (name === 'auth/pre-registration') return { clientId: context.client_id, clientSecret: context.client_secret };
   // The suite's authorization server accepts this URL as a client ID metadata document.
   if (name === 'auth/basic-cimd') return { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
