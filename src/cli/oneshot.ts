@@ -1,7 +1,7 @@
 // `wield -p PROMPT`: one prompt, no person to ask (an `ask` becomes a deny that names the rule
 // that would allow it), the answer printed as text, one JSON object, or JSON lines of events.
 import type { AgentEvent, AgentResult } from '../runtime/agent/events.js';
-import type { McpServerStatus } from '../runtime/mcp/connection.js';
+import type { McpServerStatus } from '../runtime/mcp/server-status.js';
 import { type AgentSession, openAgentSession, resolveResumeId } from './agent-session.js';
 import { ClaudeStreamJson, type InitFacts, initLine } from './stream-json.js';
 import { readPipedInput, withPipedInput } from './prompt-input.js';

@@ -30,7 +30,8 @@ describe('interactive context notices', () => {
       writeFileSync(file, `${Array.from({ length: 300 }, (_, n) => `doc${i} line ${n} ${'.'.repeat(60)}`).join('\n')}\n`);
     }
     mkdirSync(path.join(home, '.wield'), { recursive: true });
-    writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify({ context: { turnBudget: false } }));
+    // Without RunCode: its listing would take ~2k of the 20k window this sequence is sized for.
+    writeFileSync(path.join(home, '.wield', 'settings.json'), JSON.stringify({ context: { turnBudget: false }, codeMode: false }));
     standin = await startStandin({
       dialect: 'anthropic',
       countTokens: true,

@@ -62,7 +62,7 @@ describe('wield mcp add / remove', () => {
     expect(run.code).toBe(0);
     expect(json(user).mcpServers).toEqual({ broken: { command: 'wield-no-such-program', args: [] } });
     run = await runCli(cli, ['mcp', 'list'], { cwd, env, timeoutMs: 40_000 });
-    expect(run.stdout).toMatch(/broken\s+stdio\s+failed/);
+    expect(run.stdout).toMatch(/broken\s+stdio\s+-\s+failed/);
     run = await runCli(cli, ['tools'], { cwd, env, timeoutMs: 40_000 });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('MCP server "broken" did not start, so its tools are missing');

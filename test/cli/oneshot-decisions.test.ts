@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { promptProblem, summarize, unavailableServers } from '../../src/cli/oneshot.js';
 import type { AgentResult } from '../../src/runtime/agent/events.js';
-import type { McpServerStatus } from '../../src/runtime/mcp/connection.js';
+import type { McpServerStatus } from '../../src/runtime/mcp/server-status.js';
 
 function result(overrides: Partial<AgentResult>): AgentResult {
   return {

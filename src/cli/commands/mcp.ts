@@ -2,7 +2,7 @@
 // `wield mcp serve [--http PORT] [--host H] [--token T] [--redis URL]` (the pool as an MCP server);
 // `wield mcp add|remove` are in mcp-edit.ts.
 import { InvalidArgumentError, type Command } from 'commander';
-import type { McpServerStatus } from '../../runtime/mcp/connection.js';
+import type { McpServerStatus } from '../../runtime/mcp/server-status.js';
 import { commandAction as run, writeOut } from '../exit.js';
 import { addJsonOption, addRuntimeOptions, type CliFlags } from '../options.js';
 import { SetupError } from '../setup-error.js';

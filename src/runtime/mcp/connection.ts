@@ -1,7 +1,6 @@
 // One MCP server: connect in the background, list its tools page by page, call them with a
 // timeout and cancellation, and restart it (with backoff) after it crashes.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import {
   type Client,
@@ -25,27 +24,13 @@ import { McpOAuthProvider, withAuthorization } from './oauth.js';
 import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { listServerTools, type McpToolInfo } from './tools.js';
-import { classifyCallError, telltaleStderrLine } from './call-errors.js';
-import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf, taskStateSchema, wrapTaskHandle } from './task-jobs.js';
-import { z } from 'zod';
+import { classifyCallError } from './call-errors.js';
+import { type McpTaskJobs, startedText, taskHandleOf } from './task-jobs.js';
+import { legacyTaskCall, taskChannel } from './task-calls.js';
+import { ServerLog } from './server-log.js';
+import type { McpServerState, McpServerStatus } from './server-status.js';
+import { forwardNotifications, listenForChanges, watchToolChanges } from './server-notifications.js';
 import { messageOf } from '../util/message.js';
-
-export type McpServerState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'disabled' | 'closed';
-
-export interface McpServerStatus {
-  name: string;
-  transport: 'stdio' | 'http';
-  state: McpServerState;
-  toolCount: number;
-  /** Why the server is not connected, or the last connection error. */
-  error?: string;
-  /** Tools the server listed but wield could not use, one line each. */
-  toolErrors: string[];
-  restarts: number;
-  logFile?: string;
-  /** The MCP revision the server speaks with wield (e.g. 2026-07-28 or 2025-11-25), once connected. */
-  protocolVersion?: string;
-}
 
 export interface ConnectionOptions {
   /** Folder for the server's stderr log; without it stderr is kept only in memory (last lines). */
@@ -65,17 +50,6 @@ export interface ConnectionOptions {
   jobs?: McpTaskJobs;
 }
 
-/** How long a 2025-11-25 server keeps a task wield made (the `ttl` it asks for). */
-const LEGACY_TASK_TTL_MS = 3_600_000;
-
-const legacyTaskSchema = z.looseObject({
-  taskId: z.string().min(1),
-  status: z.string(),
-  statusMessage: z.string().optional(),
-  pollInterval: z.number().optional(),
-});
-const callResultSchema = z.looseObject({ content: z.array(z.unknown()).optional(), isError: z.boolean().optional() });
-
 /** How long the person has to finish an authorization in the browser. */
 export const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
 
@@ -86,8 +60,6 @@ function describeConnectError(error: unknown): string {
   if (error instanceof UnauthorizedError) return `authorization failed: the server refused the credentials (${messageOf(error)})`;
   return messageOf(error);
 }
-
-const STDERR_TAIL_LINES = 20;
 
 export class McpConnection {
   private client?: Client;
@@ -103,8 +75,7 @@ export class McpConnection {
   private starts = 0;
   private refreshing?: Promise<void>;
   private refreshAgain = false;
-  private readonly stderrTail: string[] = [];
-  private log?: WriteStream;
+  private readonly log: ServerLog;
   readonly callTimeout: number;
   readonly connectTimeout: number;
   private readonly oauth?: McpOAuthProvider;
@@ -123,6 +94,7 @@ export class McpConnection {
     this.prior = this.configuredPrior();
     this.callTimeout = config.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     this.connectTimeout = config.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.log = new ServerLog(options.logDir ? path.join(options.logDir, `${sanitizeNamePart(name)}.log`) : undefined);
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
       this.oauth = new McpOAuthProvider({
         store: new OAuthStore(oauthFile(options.authDir, name, config.url), config.url),
@@ -141,7 +113,7 @@ export class McpConnection {
   }
 
   get logFile(): string | undefined {
-    return this.options.logDir ? path.join(this.options.logDir, `${sanitizeNamePart(this.name)}.log`) : undefined;
+    return this.log.file;
   }
 
   status(): McpServerStatus {
@@ -174,7 +146,7 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     await Promise.allSettled([client?.close(), this.attempt?.then((c) => c.close())]);
-    this.log?.end();
+    this.log.end();
   }
 
   /** Calls one tool; every failure becomes a ToolError that names the server. */
@@ -184,7 +156,12 @@ export class McpConnection {
       // A 2025-11-25 server's task-required tool is called as a task (a 2026-07-28 server makes
       // tasks on its own, answered with a handle, see task-jobs.ts).
       if (this.options.jobs && client.getProtocolEra() !== 'modern' && this.taskSupport.get(toolName) === 'required')
-        return await this.legacyTaskCall(client, this.options.jobs, toolName, input, ctx.signal);
+        return await legacyTaskCall(
+          { client, ready: this.readyClient, jobs: this.options.jobs, server: this.name, callTimeout: this.callTimeout },
+          toolName,
+          input,
+          ctx.signal,
+        );
       const result = await withAuthorization(this.oauth, this.http, () =>
         client.callTool(
           { name: toolName, arguments: input },
@@ -201,7 +178,7 @@ export class McpConnection {
       await this.refreshing;
       const handle = this.options.jobs && taskHandleOf(result);
       if (handle && this.options.jobs) {
-        const id = this.options.jobs.start(this.name, toolName, handle, this.taskChannel());
+        const id = this.options.jobs.start(this.name, toolName, handle, taskChannel(this.readyClient, this.callTimeout));
         return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
       }
       return result;
@@ -218,6 +195,8 @@ export class McpConnection {
       throw this.callError(client, toolName, error);
     }
   }
+
+  private readonly readyClient = (signal: AbortSignal): Promise<Client> => this.ready(signal);
 
   /** The connected client; waits for a connection in progress, restarts a crashed server. */
   private async ready(signal: AbortSignal): Promise<Client> {
@@ -280,8 +259,8 @@ export class McpConnection {
         signal = AbortSignal.timeout(this.connectTimeout);
         await client.connect(transport, this.connectOptions(signal));
       }
-      this.watchToolChanges(client, transport);
-      if (client.getProtocolEra() === 'modern') this.listenForChanges(client);
+      watchToolChanges(client, transport, () => void this.refreshTools(client));
+      if (client.getProtocolEra() === 'modern') listenForChanges(client, (line) => this.log.line(line));
       const http = this.oauth ? (transport as StreamableHTTPClientTransport) : undefined;
       const tools = await withAuthorization(this.oauth, http, () => this.listTools(client, signal));
       if (this.isClosed()) {
@@ -308,7 +287,7 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       if (!this.isClosed()) {
         this.state = 'failed';
-        this.error = `${reason}${this.stderrHint()}`;
+        this.error = `${reason}${this.log.hint()}`;
         this.failures++;
         this.lastFailureAt = Date.now();
       }
@@ -337,110 +316,23 @@ export class McpConnection {
     const negotiation = this.config.protocol === '2026-07-28' ? { pin: '2026-07-28' } : 'auto';
     const client = createClient(this.options.clientInfo, this.features, this.name, negotiation);
     client.onclose = () => this.lost(client, 'the connection closed');
-    client.onerror = (error) => this.logLine(`client error: ${error.message}`);
-    this.forwardNotifications(client);
+    client.onerror = (error) => this.log.line(`client error: ${error.message}`);
+    forwardNotifications(
+      client,
+      this.name,
+      (event) => this.options.onEvent?.(event),
+      (line) => this.log.line(line),
+    );
     return client;
   }
 
   private transport(): Transport {
-    return createClientTransport(this.name, this.config, { onStderr: (text) => this.onStderr(text), oauth: this.oauth });
-  }
-
-  /** tasks/get and tasks/cancel for a background job, on whichever connection is current. */
-  private taskChannel(): TaskChannel {
-    const options = (signal?: AbortSignal) => ({ timeout: this.callTimeout, ...(signal ? { signal } : {}) });
-    return {
-      get: async (taskId, signal) =>
-        (await this.ready(signal)).request({ method: 'tasks/get', params: { taskId } }, taskStateSchema, options(signal)),
-      cancel: async (taskId) => {
-        const signal = AbortSignal.timeout(this.callTimeout);
-        await (await this.ready(signal)).request({ method: 'tasks/cancel', params: { taskId } }, z.looseObject({}), options(signal));
-      },
-    };
-  }
-
-  /** tools/call as a task (2025-11-25: `params.task`, answered with the task), followed as a job. */
-  private async legacyTaskCall(
-    client: Client,
-    jobs: McpTaskJobs,
-    toolName: string,
-    input: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<McpCallOutput> {
-    const created = await client.request(
-      { method: 'tools/call', params: { name: toolName, arguments: input, task: { ttl: LEGACY_TASK_TTL_MS } } },
-      z.looseObject({ task: legacyTaskSchema }),
-      { signal, timeout: this.callTimeout },
-    );
-    const { taskId, status, statusMessage, pollInterval } = created.task;
-    const id = jobs.start(this.name, toolName, { taskId, status, statusMessage, pollIntervalMs: pollInterval }, this.legacyTaskChannel());
-    return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
-  }
-
-  /** 2025-11-25 tasks: tasks/get for the status, tasks/result for the result once completed. */
-  private legacyTaskChannel(): TaskChannel {
-    const modern = this.taskChannel();
-    return {
-      get: async (taskId, signal) => {
-        const client = await this.ready(signal);
-        const options = { timeout: this.callTimeout, signal };
-        const task = await client.request({ method: 'tasks/get', params: { taskId } }, legacyTaskSchema, options);
-        const state = { taskId, status: task.status, statusMessage: task.statusMessage, pollIntervalMs: task.pollInterval };
-        // A task waiting for input sends its question on the tasks/result stream (it reaches the
-        // elicitation handler, so the person), and that answer then brings the result.
-        if (task.status !== 'completed' && task.status !== 'input_required') return state;
-        const result = await client.request({ method: 'tasks/result', params: { taskId } }, callResultSchema, options);
-        return { ...state, status: 'completed', result };
-      },
-      cancel: modern.cancel,
-    };
+    return createClientTransport(this.name, this.config, { onStderr: (text) => this.log.stderr(text), oauth: this.oauth });
   }
 
   /** The client while connected (for resources, prompts and completions); undefined otherwise. */
   get connected(): Client | undefined {
     return this.state === 'connected' ? this.client : undefined;
-  }
-
-  /**
-   * tools/list_changed starts the new listing as the message arrives, not in the SDK's handler
-   * (run a microtask later, a race with the answer to a call that arrived just after it, lost
-   * in about half of `-p` runs). callTool then waits for that listing before returning.
-   */
-  private watchToolChanges(client: Client, transport: Transport): void {
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if ('method' in message && message.method === 'notifications/tools/list_changed') void this.refreshTools(client);
-      else if (client.getProtocolEra() === 'modern') deliver?.(wrapTaskHandle(message) as typeof message, extra);
-      else deliver?.(message, extra);
-    };
-  }
-
-  /**
-   * 2026-07-28 has no unsolicited notifications: changes come on a subscriptions/listen stream,
-   * whose notifications reach the same handlers (and the interception above). A server that
-   * refuses it still serves its tools; the refusal is logged.
-   */
-  private listenForChanges(client: Client): void {
-    const changes = client.getServerCapabilities();
-    const filter = {
-      ...(changes?.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(changes?.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(changes?.resources?.listChanged ? { resourcesListChanged: true } : {}),
-    };
-    if (Object.keys(filter).length === 0) return;
-    client.listen(filter).catch((error: unknown) => this.logLine(`subscriptions/listen refused: ${messageOf(error)}`));
-  }
-
-  private forwardNotifications(client: Client): void {
-    const emit = (event: UpstreamEvent) => this.options.onEvent?.(event);
-    client.setNotificationHandler('notifications/resources/updated', (n) => emit({ kind: 'resource-updated', uri: n.params.uri }));
-    client.setNotificationHandler('notifications/resources/list_changed', () => emit({ kind: 'resources-changed' }));
-    client.setNotificationHandler('notifications/prompts/list_changed', () => emit({ kind: 'prompts-changed' }));
-    client.setNotificationHandler('notifications/message', (n) => {
-      const { level, data, logger } = n.params;
-      this.logLine(`log ${level}${logger ? ` ${logger}` : ''}: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
-      emit({ kind: 'log', server: this.name, level, data });
-    });
   }
 
   /** close() may run while open() awaits; a method call keeps TypeScript from narrowing it away. */
@@ -452,7 +344,7 @@ export class McpConnection {
     const checked = await listServerTools(client, this.connectTimeout, signal);
     this.taskSupport = new Map(checked.tools.flatMap((tool) => (tool.taskSupport ? [[tool.name, tool.taskSupport]] : [])));
     this.toolErrors = checked.errors;
-    for (const line of checked.errors) this.logLine(`skipped ${line}`);
+    for (const line of checked.errors) this.log.line(`skipped ${line}`);
     return checked.tools;
   }
 
@@ -474,7 +366,7 @@ export class McpConnection {
           const tools = await this.listTools(client);
           if (this.client === client) this.publish(tools);
         } catch (error) {
-          this.logLine(`refreshing tools failed: ${messageOf(error)}`);
+          this.log.line(`refreshing tools failed: ${messageOf(error)}`);
         }
       } while (this.refreshAgain && this.client === client);
     })().finally(() => {
@@ -487,40 +379,15 @@ export class McpConnection {
     if (this.client !== client || this.state === 'closed') return;
     this.client = undefined;
     this.state = 'disconnected';
-    this.error = `${why}${this.stderrHint()}`;
+    this.error = `${why}${this.log.hint()}`;
     this.failures++;
     this.lastFailureAt = Date.now();
-    this.logLine(`disconnected: ${this.error}`);
+    this.log.line(`disconnected: ${this.error}`);
   }
 
   private callError(client: Client, toolName: string, error: unknown): ToolError {
-    const failure = classifyCallError(this.name, toolName, error, this.callTimeout, this.stderrHint());
+    const failure = classifyCallError(this.name, toolName, error, this.callTimeout, this.log.hint());
     if (failure.lost) this.lost(client, failure.lost);
     return new ToolError(failure.message);
-  }
-
-  private onStderr(text: string): void {
-    this.openLog()?.write(text);
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      this.stderrTail.push(line);
-      if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-    }
-  }
-
-  private stderrHint(): string {
-    const line = telltaleStderrLine(this.stderrTail);
-    return line ? ` (its stderr said: ${line.trim().slice(0, 200)})` : '';
-  }
-
-  private logLine(line: string): void {
-    this.openLog()?.write(`[wield ${new Date().toISOString()}] ${line}\n`);
-  }
-
-  private openLog(): WriteStream | undefined {
-    if (this.log || !this.options.logDir) return this.log;
-    mkdirSync(this.options.logDir, { recursive: true });
-    this.log = createWriteStream(path.join(this.options.logDir, `${sanitizeNamePart(this.name)}.log`), { flags: 'a' });
-    return this.log;
   }
 }

@@ -1,6 +1,6 @@
 // MCP: servers' tools into the pool (client), the pool out to MCP clients (gateway).
 export { McpManager, type ConnectAllOptions, type McpManagerOptions } from './manager.js';
-export type { McpServerStatus, McpServerState } from './connection.js';
+export type { McpServerStatus, McpServerState } from './server-status.js';
 export { loadMcpConfigs, type LoadMcpConfigsOptions, type LoadedMcpConfigs } from './load.js';
 export {
   parseServerConfig,

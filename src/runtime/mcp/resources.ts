@@ -10,7 +10,7 @@ import { messageOf } from '../util/message.js';
 import { defineTool, READ_ONLY } from '../tool/define.js';
 import type { AnyTool, ContentBlock } from '../tool/types.js';
 import { ToolError } from '../tool/types.js';
-import type { McpServerStatus } from './connection.js';
+import type { McpServerStatus } from './server-status.js';
 import { allPages } from './pages.js';
 import { parseResourceReference } from './reference.js';
 

@@ -13,7 +13,7 @@ export const CORE_TOOL_NAMES: readonly string[] = ['Read', 'Write', 'Edit', 'Bas
 export interface DeferralOptions {
   /** The model's context window in tokens (default 200,000). */
   contextTokens?: number;
-  /** Defer when the pool has more tools than this (default 30). */
+  /** Defer when more tools than this could be deferred (default 30; core and always-loaded tools do not count). */
   maxLoadedTools?: number;
   /** Defer when all definitions take more than this share of the context (default 0.10). */
   budgetShare?: number;
@@ -63,7 +63,10 @@ function alwaysLoaded(tool: AnyTool, alwaysLoadServers: readonly string[]): bool
 /** Whether this pool needs deferral at all. */
 export function shouldDefer(allTools: readonly AnyTool[], opts: DeferralOptions = {}): boolean {
   if (opts.enabled === false) return false;
-  if (allTools.length > (opts.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS)) return true;
+  // Counted without the tools that are sent anyway: a companion tool (BashOutput beside Bash) must
+  // not tip a small MCP server's tools into deferral.
+  const deferrable = allTools.filter((tool) => !alwaysLoaded(tool, opts.alwaysLoadServers ?? []));
+  if (deferrable.length > (opts.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS)) return true;
   const budget = (opts.contextTokens ?? DEFAULT_CONTEXT_TOKENS) * (opts.budgetShare ?? DEFAULT_BUDGET_SHARE);
   return estimateTokens(allTools, opts.cwd) > budget;
 }

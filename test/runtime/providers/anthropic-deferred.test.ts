@@ -51,7 +51,7 @@ async function session(mode: DeferredToolsMode | undefined, options: { serverSup
     system: `You answer questions about the weather.\n${'Keep answers short. '.repeat(300)}`,
     rt,
     signal: new AbortController().signal,
-    selectTools: (pool, messages) => selectToolsForRequest(pool, messages, { maxLoadedTools: 10 }),
+    selectTools: (pool, messages) => selectToolsForRequest(pool, messages, { maxLoadedTools: 5 }),
     context: { cache: { deferredTools: mode } },
   });
   const bodies = standin.requests as Body[];

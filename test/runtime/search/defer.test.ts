@@ -34,20 +34,23 @@ describe('deferral decision', () => {
   });
 
   it('defers non-core tools past the tool count or the token budget, or never when disabled', () => {
-    expect(shouldDefer(ALL, { maxLoadedTools: 10 })).toBe(true);
+    expect(shouldDefer(ALL, { maxLoadedTools: 5 })).toBe(true);
     const budgetTokens = estimateTokens(ALL);
     expect(shouldDefer(ALL, { contextTokens: budgetTokens * 10 - 100, budgetShare: 0.1 })).toBe(true);
     expect(shouldDefer(ALL, { contextTokens: budgetTokens * 10 + 100, budgetShare: 0.1 })).toBe(false);
     expect(shouldDefer(ALL, { maxLoadedTools: 1, enabled: false })).toBe(false);
+    // The count is of the tools that could be deferred: core tools are sent anyway.
+    expect(shouldDefer(ALL, { maxLoadedTools: POOL.length })).toBe(false);
+    expect(shouldDefer(ALL, { maxLoadedTools: POOL.length - 1 })).toBe(true);
 
-    const selection = selectToolsForRequest(ALL, [], { maxLoadedTools: 10 });
+    const selection = selectToolsForRequest(ALL, [], { maxLoadedTools: 5 });
     expect(names(selection.tools)).toEqual(names(CORE));
     expect(names(selection.deferred)).toEqual(names(POOL));
   });
 
   it('always loads alwaysLoad tools and alwaysLoad servers', () => {
     const pinned = { ...mcpTool('notes', 'add_note', 'Add a note.'), alwaysLoad: true };
-    const selection = selectToolsForRequest([...ALL, pinned], [], { maxLoadedTools: 10, alwaysLoadServers: ['slack'] });
+    const selection = selectToolsForRequest([...ALL, pinned], [], { maxLoadedTools: 5, alwaysLoadServers: ['slack'] });
     expect(names(selection.tools)).toEqual([
       ...names(CORE),
       'mcp__slack__send_message',
@@ -74,7 +77,7 @@ describe('loaded set derived from history', () => {
       ...searched(['mcp__weather__getForecast', 'mcp__github__create_issue']),
       ...searched(['mcp__slack__send_message', 'mcp__weather__getForecast'], 'tu_2'),
     ];
-    const selection = selectToolsForRequest(ALL, history, { maxLoadedTools: 10 });
+    const selection = selectToolsForRequest(ALL, history, { maxLoadedTools: 5 });
     expect(names(selection.tools)).toEqual([
       ...names(CORE),
       'mcp__weather__getForecast',
@@ -86,9 +89,9 @@ describe('loaded set derived from history', () => {
 
   it('a resumed session (same messages, e.g. after a JSON round trip) gets the same tools and prompt', () => {
     const history = searched(['mcp__movies__searchFilms', 'mcp__calendar__create_event']);
-    const first = selectToolsForRequest(ALL, history, { maxLoadedTools: 10 });
+    const first = selectToolsForRequest(ALL, history, { maxLoadedTools: 5 });
     const resumed = selectToolsForRequest([...ALL].reverse().reverse(), JSON.parse(JSON.stringify(history)) as Message[], {
-      maxLoadedTools: 10,
+      maxLoadedTools: 5,
     });
     expect(names(resumed.tools)).toEqual(names(first.tools));
     expect(resumed.systemPromptSection).toBe(first.systemPromptSection);
@@ -115,17 +118,17 @@ describe('loaded set derived from history', () => {
       },
     ];
     expect(discoveredToolNames(other)).toEqual([]);
-    const selection = selectToolsForRequest(ALL, searched(['mcp__weather__getForecast']).concat(other), { maxLoadedTools: 10 });
+    const selection = selectToolsForRequest(ALL, searched(['mcp__weather__getForecast']).concat(other), { maxLoadedTools: 5 });
     expect(names(selection.tools)).not.toContain('mcp__slack__send_message');
   });
 
   it('a deferred tool called by name without a search stays resolvable and is loaded afterwards', () => {
-    const before = selectToolsForRequest(ALL, [], { maxLoadedTools: 10 });
+    const before = selectToolsForRequest(ALL, [], { maxLoadedTools: 5 });
     expect(names(before.deferred)).toContain('mcp__finance__stock_quote');
     const history: Message[] = [
       { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'mcp__finance__stock_quote', input: { symbol: 'X' } }] },
     ];
-    const after = selectToolsForRequest(ALL, history, { maxLoadedTools: 10 });
+    const after = selectToolsForRequest(ALL, history, { maxLoadedTools: 5 });
     expect(names(after.tools)).toContain('mcp__finance__stock_quote');
   });
 
@@ -144,7 +147,7 @@ describe('loaded set derived from history', () => {
 describe('system prompt section', () => {
   it('lists servers with counts and summaries, explains the query syntax, not one line per tool', () => {
     const { systemPromptSection: text } = selectToolsForRequest(ALL, [], {
-      maxLoadedTools: 10,
+      maxLoadedTools: 5,
       serverDescriptions: { github: 'Issues, pull requests and code search' },
     });
     expect(text).toContain('- github (3 tools): Issues, pull requests and code search');
