@@ -3,8 +3,7 @@ import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleCrashWriter } from './crash-writer-bundle.js';
 import { editTool } from '../../../src/coding/tools/edit.js';
 import { applyEdit, closestRegion, decodeText, encodeText } from '../../../src/coding/tools/edit-match.js';
 import { readTool } from '../../../src/coding/tools/read.js';
@@ -71,16 +70,7 @@ describe('Write', () => {
   });
 
   it('leaves the old or the new file, never a partial one, when killed -9 mid-write', async () => {
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    const script = path.join(path.dirname(ws.root), 'crash-writer.mjs');
-    await build({
-      entryPoints: [path.join(here, 'crash-writer.ts')],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'error',
-    });
+    const script = await bundleCrashWriter(path.join(path.dirname(ws.root), 'crash-writer.mjs'));
     const size = 8 * 1024 * 1024;
     const file = ws.file('target.bin', Buffer.alloc(size, 'O'));
     for (const delay of [150, 400, 700]) {

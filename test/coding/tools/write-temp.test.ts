@@ -4,8 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleCrashWriter } from './crash-writer-bundle.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCodingRuntime } from '../../../src/coding/agent/runtime.js';
 import { atomicWrite } from '../../../src/coding/tools/fs-util.js';
@@ -60,16 +59,7 @@ describe('temp files of killed writes', () => {
     fs.mkdirSync(home);
     fs.mkdirSync(ws);
     const pending = path.join(home, '.wield', 'pending-writes');
-    const script = path.join(base, 'crash-writer.mjs');
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    await build({
-      entryPoints: [path.join(here, 'crash-writer.ts')],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'error',
-    });
+    const script = await bundleCrashWriter(path.join(base, 'crash-writer.mjs'));
     const file = path.join(ws, 'big.txt');
     fs.writeFileSync(file, 'before');
     const isTemp = (name: string) => /^\.big\.txt\.wield-\d+-[0-9a-f]{12}\.tmp$/.test(name);
