@@ -8,7 +8,7 @@ import { coerceToSchema, schemaTypes } from './coerce.js';
 import { fail, typeName, type StageResult } from './outcome.js';
 import { messageOf } from '../util/message.js';
 import { isRecord } from '../util/record.js';
-import { jsonDepth, MAX_ARGUMENT_DEPTH } from '../util/json-depth.js';
+import { jsonDepth, MAX_ARGUMENT_DEPTH, scanStructure } from '../util/json-depth.js';
 
 /** Repairing megabytes of garbage is slow and never what the model meant. */
 const MAX_REPAIR_CHARS = 200_000;
@@ -100,22 +100,12 @@ const CLOSERS: Record<string, string> = { '{': '}', '[': ']' };
 /** What the text ends inside of, if it stops before closing a string, array or object it opened. */
 export function unclosed(text: string): string | undefined {
   const stack: string[] = [];
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quote !== undefined) {
-      if (char === '\\') i++;
-      else if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-    } else if (char === '{' || char === '[') {
-      stack.push(CLOSERS[char]);
-    } else if ((char === '}' || char === ']') && stack.includes(char)) {
-      // A closer also closes anything opened after its match and left open (damage, not a cut).
-      stack.length = stack.lastIndexOf(char);
-    }
-  }
-  if (quote !== undefined) return 'a string';
+  const openQuote = scanStructure(text, `"'`, (bracket) => {
+    if (bracket === '{' || bracket === '[') stack.push(CLOSERS[bracket] as string);
+    // A closer also closes anything opened after its match and left open (damage, not a cut).
+    else if (stack.includes(bracket)) stack.length = stack.lastIndexOf(bracket);
+  });
+  if (openQuote !== undefined) return 'a string';
   const last = stack.at(-1);
   return last === undefined ? undefined : last === '}' ? 'an object' : 'an array';
 }
