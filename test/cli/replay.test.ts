@@ -72,6 +72,7 @@ describe('wield replay', () => {
     expect(out.stdout).toMatch(/^5 calls: 5 same( \(\d in other words\))?$/m);
     expect(out.code).toBe(0);
     const json = JSON.parse((await replay(id, home, cwd, ['--json'])).stdout);
+    expect(json.calls.filter((c: { status: string }) => c.status === 'differs')).toEqual([]);
     expect(json).toMatchObject({ same: 5, differs: 0, unrecorded: 0 });
   });
 

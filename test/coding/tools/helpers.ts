@@ -74,3 +74,10 @@ export function denyRule(text: string, base: string): Rule {
   if (!parsed.ok) throw new Error(parsed.message);
   return { ...parsed.rule, text, source: 'test', base };
 }
+
+/**
+ * Runs `sleep <mark>` and prints "up" once sleep (not the shell forked for it) is running: the
+ * fork's command line holds the mark too, until it execs, so the check reads the program's name.
+ */
+export const sleeper = (mark: string) =>
+  `sleep ${mark} & until read -r name < /proc/$!/comm 2>/dev/null && [ "$name" = sleep ]; do :; done; echo up; wait`;

@@ -3,15 +3,13 @@
 import { BashJobs } from '../../../src/coding/tools/bash-jobs.js';
 import { bashTool } from '../../../src/coding/tools/bash.js';
 import { createSession } from '../../../src/runtime/tool/session.js';
+import { sleeper } from './helpers.js';
 
 const [length, cwd] = process.argv.slice(2);
 const jobs = new BashJobs();
 const session = createSession({ cwd });
 const ctx = { signal: new AbortController().signal, session, toolUseId: 'job', onProgress: () => undefined };
-const started = await bashTool({ jobs }).call(
-  { command: `sleep ${length} & until grep -q ${length} /proc/$!/cmdline 2>/dev/null; do :; done; echo up; wait`, run_in_background: true },
-  ctx,
-);
+const started = await bashTool({ jobs }).call({ command: sleeper(length), run_in_background: true }, ctx);
 if (!('jobId' in started)) throw new Error('no job started');
 await jobs.changed(started.jobId);
 process.stdout.write('started\n');
