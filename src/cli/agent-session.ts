@@ -46,6 +46,8 @@ export interface AgentSession extends CodingAgent {
   log: SessionLog;
   /** True when this continues a saved session. */
   resumed: boolean;
+  /** Forgets the conversation so far (/clear), in the log too, so a resume or a rewind starts from it; how many messages were forgotten. */
+  clear(): number;
 }
 
 /** The settings' reply timeouts (seconds) as the provider takes them. */
@@ -175,6 +177,12 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           unsaid = undefined;
         }
       }),
+    clear() {
+      const forgotten = agent.messages.length;
+      agent.messages = [];
+      log.append({ type: 'history', reason: 'cleared', messages: [] });
+      return forgotten;
+    },
     async compact(signal: AbortSignal) {
       const outcome = await compact(signal);
       // Recorded in the log, so a resume continues from it.

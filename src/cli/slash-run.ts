@@ -34,9 +34,7 @@ export async function runSlash(name: Exclude<SlashName, 'exit'>, args: string, c
     case 'help':
       return helpText();
     case 'clear': {
-      const forgotten = session.messages.length;
-      session.messages = [];
-      return clearedConversationText(forgotten, session.log.file);
+      return clearedConversationText(session.clear(), session.log.file);
     }
     case 'compact': {
       const outcome = await session.compact(ctx.signal);

@@ -1,9 +1,13 @@
 // A `wield -p` session that compacts, then `--resume ID` continuing from the compacted state:
 // the real CLI against the Anthropic stand-in (which answers the summarising request, the one
 // without tools, with a fixed summary).
+// And /clear, which the log records too, so a resume or a rewind does not bring the forgotten turns back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { openAgentSession } from '../../src/cli/agent-session.js';
+import { recordedPrompts } from '../../src/runtime/agent/rewind.js';
+import { loadSessionForResume, messagesOf, readSession } from '../../src/runtime/agent/session-store.js';
 import { COMPACTED_HEADER } from '../../src/runtime/context/compaction.js';
 import { startStandin } from '../support/standin/index.js';
 import { buildCli, cleanEnv, providerArgs, providerEnv, runCli, tempDir } from './helpers.js';
@@ -83,6 +87,36 @@ describe('compaction and --resume', () => {
       // The resumed session is the same size as the compacted one, far under the window: no new compaction.
       expect(standin.requests.slice(sentInFirstRun).every((b) => Array.isArray((b as Body).tools))).toBe(true);
     } finally {
+      await standin.close();
+    }
+  });
+});
+
+describe('/clear', () => {
+  it('is in the log: a resume, and a rewind to a later prompt, start from the cleared conversation', async () => {
+    const standin = await startStandin({ dialect: 'anthropic', script: [{ text: 'one' }, { text: 'two' }] });
+    const home = tempDir('wield-clear-home-');
+    const session = await openAgentSession({
+      cwd: tempDir('wield-clear-cwd-'),
+      flags: { provider: 'anthropic', model: 'standin-model', baseUrl: standin.url },
+      env: cleanEnv(home),
+    });
+    try {
+      await session.send('before the clear', new AbortController().signal);
+      expect(session.clear()).toBe(2);
+      await session.send('after the clear', new AbortController().signal);
+      const sent = JSON.stringify((standin.requests.at(-1) as Body).messages);
+      expect(sent).not.toContain('before the clear');
+      const texts = (messages: { content: { type: string; text?: string }[] }[]) =>
+        messages.flatMap((m) => m.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])));
+      expect(texts(loadSessionForResume(session.log.file).messages)).toEqual(['after the clear', 'two']);
+      // Rewinding to before the second prompt: the conversation then was the cleared one.
+      const { records } = readSession(session.log.file);
+      const second = recordedPrompts(records)[1];
+      expect(second?.text).toBe('after the clear');
+      expect(messagesOf(records.slice(0, second?.at))).toEqual([]);
+    } finally {
+      await session.close();
       await standin.close();
     }
   });
