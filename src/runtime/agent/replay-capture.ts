@@ -4,7 +4,7 @@
 // /rewind, a file a call changes is also recorded before its first change in each prompt, and
 // by hash after each change (so an edit made outside wield since can be told).
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { AnyTool, AskUser } from '../tool/types.js';
 import type { AgentEvent } from './events.js';
@@ -19,10 +19,38 @@ export interface SnapshotLimits {
   maxTotalBytes: number;
   /** Files recorded per session (a Grep over a large tree stops there; as many again for /rewind). */
   maxFiles: number;
+  /** Larger files are recorded by size and time only: hashing them would hold the turn up. */
+  maxHashBytes: number;
 }
 
-/** A session log should stay small beside the project: 256 KB a file, 4 MB and 2,000 files a session. */
-export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxFileBytes: 256 * 1024, maxTotalBytes: 4 * 1024 * 1024, maxFiles: 2000 };
+/**
+ * A session log should stay small beside the project: 256 KB a file, 4 MB and 2,000 files a
+ * session. Hashing runs before and after each call that names a file: 64 MB hash in ~0.2 s here,
+ * while a disk image a command merely names can be gigabytes (more than a Buffer holds).
+ */
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
+  maxFileBytes: 256 * 1024,
+  maxTotalBytes: 4 * 1024 * 1024,
+  maxFiles: 2000,
+  maxHashBytes: 64 * 1024 * 1024,
+};
+
+/** The file's SHA-256, read a chunk at a time; undefined past `maxBytes` or when it cannot be read. */
+function hashFile(abs: string, size: number, maxBytes: number): string | undefined {
+  if (size > maxBytes) return undefined;
+  const hash = createHash('sha256');
+  const chunk = Buffer.alloc(Math.min(size, 1024 * 1024) || 1);
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, 'r');
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** Folders whose content no replay needs and which can be huge. */
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
@@ -43,16 +71,17 @@ function relativeTo(cwd: string, abs: string): string {
 }
 
 /** The hash (or absence) of a file after wield changed it (a call, /rewind): enough to tell a later outside edit. */
-export function afterRecord(cwd: string, abs: string): FileRecord | undefined {
+export function afterRecord(cwd: string, abs: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): FileRecord | undefined {
   const rel = relativeTo(cwd, abs);
+  let stat: ReturnType<typeof lstatSync>;
   try {
-    const stat = lstatSync(abs);
-    if (!stat.isFile()) return undefined;
-    const data = readFileSync(abs);
-    return { type: 'file', path: rel, after: true, sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
+    stat = lstatSync(abs);
   } catch {
     return { type: 'file', path: rel, after: true, absent: true };
   }
+  if (!stat.isFile()) return undefined;
+  const sha256 = hashFile(abs, stat.size, limits.maxHashBytes);
+  return { type: 'file', path: rel, after: true, ...(sha256 !== undefined ? { sha256 } : {}), size: stat.size };
 }
 
 /**
@@ -97,13 +126,19 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
     }
     if (!stat.isFile()) return;
     budget.files += 1;
-    const data = readFileSync(abs);
-    const sha256 = createHash('sha256').update(data).digest('hex');
-    const keep = data.length <= limits.maxFileBytes && budget.bytes + data.length <= limits.maxTotalBytes;
+    const keep = stat.size <= limits.maxFileBytes && budget.bytes + stat.size <= limits.maxTotalBytes;
     if (!keep) {
-      out.push({ type: 'file', path: rel, sha256, size: data.length, mtimeMs: stat.mtimeMs });
+      const sha256 = hashFile(abs, stat.size, limits.maxHashBytes);
+      out.push({ type: 'file', path: rel, ...(sha256 !== undefined ? { sha256 } : {}), size: stat.size, mtimeMs: stat.mtimeMs });
       return;
     }
+    let data: Buffer;
+    try {
+      data = readFileSync(abs);
+    } catch {
+      return;
+    }
+    const sha256 = createHash('sha256').update(data).digest('hex');
     budget.bytes += data.length;
     const utf8 = isUtf8(data);
     out.push({
@@ -128,7 +163,7 @@ export function createFileSnapshots(options: FileSnapshotOptions): (event: Agent
     if (event.type === 'tool_end') {
       const written = writes.get(event.toolUseId) ?? [];
       writes.delete(event.toolUseId);
-      return written.flatMap((abs) => afterRecord(options.cwd, abs) ?? []);
+      return written.flatMap((abs) => afterRecord(options.cwd, abs, limits) ?? []);
     }
     if (event.type !== 'tool_start') return [];
     const tool = options.resolveTool(event.toolName);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { createFileSnapshots, type FileRecord } from '../../../src/runtime/agent/replay-capture.js';
+import { afterRecord, createFileSnapshots, type FileRecord } from '../../../src/runtime/agent/replay-capture.js';
 import { restoreFiles } from '../../../src/runtime/agent/replay.js';
 import { recordFor } from '../../../src/runtime/agent/session-store.js';
 import type { AgentEvent } from '../../../src/runtime/agent/events.js';
@@ -48,6 +49,28 @@ const end = (id: string, toolName: string): AgentEvent => ({
 });
 
 describe('file snapshots', () => {
+  it('a file too large to hash is recorded by size alone, without reading it into memory', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'wield-capture-'));
+    // Sparse: 3 GB on paper, nothing on disk. Read whole, it is more than a Buffer holds (2 GB).
+    const image = path.join(cwd, 'disk.img');
+    writeFileSync(image, '');
+    truncateSync(image, 3 * 1024 ** 3);
+    const mid = path.join(cwd, 'mid.bin');
+    writeFileSync(mid, 'm'.repeat(500));
+    const snapshots = createFileSnapshots({
+      cwd,
+      resolveTool: (name) => tools.get(name),
+      limits: { maxFileBytes: 100, maxTotalBytes: 1000, maxFiles: 10, maxHashBytes: 1000 },
+    });
+    const records = [...snapshots(prompt('p')), ...snapshots(start('w1', 'Put', image)), ...snapshots(start('r1', 'Get', mid))];
+    expect(records.map(({ mtimeMs: _, ...rest }) => rest)).toEqual([
+      { type: 'file', path: 'disk.img', size: 3 * 1024 ** 3 },
+      { type: 'file', path: 'mid.bin', size: 500, sha256: createHash('sha256').update('m'.repeat(500)).digest('hex') },
+    ]);
+    expect(snapshots(end('w1', 'Put'))).toEqual([{ type: 'file', path: 'disk.img', after: true, size: 3 * 1024 ** 3 }]);
+    expect(afterRecord(cwd, mid)?.sha256).toBe(records[1]?.sha256);
+  });
+
   it('records a written file before its first change in each prompt, and its hash after each change', () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'wield-capture-'));
     const file = path.join(cwd, 'a.txt');
@@ -84,7 +107,7 @@ describe('file snapshots', () => {
     const snapshots = createFileSnapshots({
       cwd,
       resolveTool: (name) => tools.get(name),
-      limits: { maxFileBytes: 100, maxTotalBytes: 12, maxFiles: 10 },
+      limits: { maxFileBytes: 100, maxTotalBytes: 12, maxFiles: 10, maxHashBytes: 1000 },
     });
     const records: FileRecord[] = [];
     for (const n of [1, 2, 3, 4]) {
