@@ -11,6 +11,7 @@ const home = mkdtempSync(path.join(tmpdir(), 'wield-test-home-'));
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

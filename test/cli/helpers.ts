@@ -1,4 +1,4 @@
-// Builds the CLI bundle once per test file and runs it as a real child process.
+// Bundles the CLI (once per test run) and runs it as a real child process.
 import { build } from 'esbuild';
 import { bundleOptions } from '../../scripts/esbuild-options.mjs';
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
@@ -10,12 +10,15 @@ import path from 'node:path';
 // Tests and benches run from the repository root (vitest, npm run bench).
 const ROOT = process.cwd();
 
+/** Set by the test run's global setup to the CLI it bundled once for every test file. */
+export const CLI_BUNDLE_ENV = 'WIELD_TEST_CLI_BUNDLE';
+
 /**
  * Bundles src/cli/main.ts with the build's own esbuild options, into
- * a private folder under node_modules so parallel test files and builds never clobber each
+ * a private folder under node_modules so parallel builds never clobber each
  * other and bare imports still resolve.
  */
-export async function buildCli(): Promise<{ cli: string; cleanup: () => void }> {
+export async function bundleCli(): Promise<{ cli: string; cleanup: () => void }> {
   const outdir = path.join(ROOT, 'node_modules', '.cache', `wield-cli-test-${process.pid}-${Date.now()}`);
   mkdirSync(outdir, { recursive: true });
   await build({
@@ -25,6 +28,15 @@ export async function buildCli(): Promise<{ cli: string; cleanup: () => void }> 
     splitting: true,
   });
   return { cli: path.join(outdir, 'cli.js'), cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+/**
+ * The CLI to run: in a test run, the bundle its global setup made (its cleanup is the run's);
+ * elsewhere (a bench), a bundle of its own.
+ */
+export async function buildCli(): Promise<{ cli: string; cleanup: () => void }> {
+  const shared = process.env[CLI_BUNDLE_ENV];
+  return shared ? { cli: shared, cleanup: () => undefined } : bundleCli();
 }
 
 export function tempDir(prefix: string): string {
