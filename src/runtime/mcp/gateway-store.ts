@@ -1,9 +1,10 @@
 // What gateway replicas share so that any of them can answer any 2026-07-28 request: the key
 // that signs `requestState`, the used requestState nonces (each answers one retry), and Tasks.
 // One process keeps them in memory (the default); replicas behind a load balancer share Redis
-// (gateway-redis.ts). A task record has one writer, the replica running it; cancelling is a
-// separate key, so a heartbeat never overwrites a cancel asked on another replica.
-import { randomBytes } from 'node:crypto';
+// (gateway-redis.ts). A task record has one writer, the replica running it, which writes it
+// when the task starts and when it ends; cancelling is a separate key. Whether the replica
+// running a task is still alive is a key of its own, kept fresh off its main event loop.
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -18,12 +19,14 @@ export interface TaskRecord {
   ttlMs: number;
   result?: Record<string, unknown>;
   error?: { code: number; message: string };
-  /** A working task whose lease ran out lost the replica running it (ms since the epoch). */
-  leaseUntil: number;
+  /** The replica running it: a working task whose replica stopped is lost. */
+  replica: string;
 }
 
 export interface GatewayStore {
   readonly kind: 'memory' | 'redis';
+  /** This replica's name in the tasks it runs. */
+  readonly replica: string;
   /** The HMAC key for requestState, the same on every replica (made once, at first use). */
   secret(): Promise<string>;
   /** True the first time a key is claimed within ttlMs, false on every later claim. */
@@ -32,6 +35,8 @@ export interface GatewayStore {
   getTask(taskId: string): Promise<TaskRecord | undefined>;
   requestCancel(taskId: string, ttlMs: number): Promise<void>;
   cancelRequested(taskId: string): Promise<boolean>;
+  /** False once a replica stopped: killed, shut down, or hung (gateway-heartbeat.ts). */
+  replicaAlive(replica: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -42,6 +47,7 @@ export function newSecret(): string {
 
 export class MemoryGatewayStore implements GatewayStore {
   readonly kind = 'memory';
+  readonly replica = randomUUID();
   private readonly key = newSecret();
   private readonly entries = new Map<string, { value: string; expires: number }>();
   private readonly sweeper: NodeJS.Timeout;
@@ -76,6 +82,11 @@ export class MemoryGatewayStore implements GatewayStore {
 
   async cancelRequested(taskId: string): Promise<boolean> {
     return this.read(`cancel:${taskId}`) !== undefined;
+  }
+
+  /** The only replica is this process: its tasks live exactly as long as this store. */
+  async replicaAlive(replica: string): Promise<boolean> {
+    return replica === this.replica;
   }
 
   async close(): Promise<void> {
