@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
-import { declaresTasks, detailedTask, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
+import { declaresTasks, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
 
 export interface PermissionState {
   /** Nonce: claimed in the shared store on first use, so a replayed state is refused. */
@@ -175,7 +175,7 @@ export function registerTaskHandlers(server: Server, gateway: ModernGateway): vo
   };
   server.setRequestHandler('tasks/get', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);
-    return detailedTask(await find(params.taskId), Date.now(), runner.settings.pollIntervalMs, runner.isRunningHere(params.taskId));
+    return runner.describe(await find(params.taskId));
   });
   server.setRequestHandler('tasks/update', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);

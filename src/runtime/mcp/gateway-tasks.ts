@@ -1,8 +1,9 @@
 // Tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28): a tools/call from a client
 // that declared the extension and that has not finished within `afterMs` is answered with a task
 // handle; the call goes on in the background and its result is kept in the shared store, where
-// `tasks/get` on any replica finds it. The replica running a task renews its lease and watches
-// for a cancel asked on any replica. Spec: modelcontextprotocol ext-tasks, 2026-07-28/tasks.md.
+// `tasks/get` on any replica finds it. The replica running a task writes its record twice (when
+// it starts, when it ends) and watches for a cancel asked on any replica; a working task whose
+// replica stopped is reported lost. Spec: modelcontextprotocol ext-tasks, 2026-07-28/tasks.md.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayStore, TaskRecord } from './gateway-store.js';
@@ -17,30 +18,22 @@ export interface TaskSettings {
   ttlMs: number;
   /** The polling interval suggested to clients, and how often a runner checks for a cancel. */
   pollIntervalMs: number;
-  /** A runner renews its lease this often; a lease lasts LEASE_BEATS times as long. */
-  heartbeatMs: number;
 }
 
-/**
- * Beats a lease outlives: a replica starved of CPU renews late (200 tasks in one process on a
- * loaded 2-core machine: with 3 beats, 137 of 337 live tasks read as lost and were run again).
- */
-export const LEASE_BEATS = 6;
-
-export const DEFAULT_TASK_SETTINGS: TaskSettings = { afterMs: 2_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, heartbeatMs: 5_000 };
+export const DEFAULT_TASK_SETTINGS: TaskSettings = { afterMs: 2_000, ttlMs: 3_600_000, pollIntervalMs: 1_000 };
 
 /**
  * What `tasks/get` answers for a record: the Task shape with its status's payload. Pure.
- * `runningHere`: the answering replica runs the task itself, so it is alive whatever its lease says.
+ * `lostAt`: when the reader found the replica running this working task stopped (undefined: alive).
  */
-export function detailedTask(record: TaskRecord, now: number, pollIntervalMs: number, runningHere = false): Record<string, unknown> {
-  const lost = !runningHere && record.status === 'working' && record.leaseUntil < now;
+export function detailedTask(record: TaskRecord, pollIntervalMs: number, lostAt?: number): Record<string, unknown> {
+  const lost = lostAt !== undefined && record.status === 'working';
   const status = lost ? 'failed' : record.status;
   const base: Record<string, unknown> = {
     taskId: record.taskId,
     status,
     createdAt: record.createdAt,
-    lastUpdatedAt: lost ? new Date(record.leaseUntil).toISOString() : record.lastUpdatedAt,
+    lastUpdatedAt: lost ? new Date(lostAt).toISOString() : record.lastUpdatedAt,
     ttlMs: record.ttlMs,
     pollIntervalMs,
   };
@@ -64,7 +57,7 @@ export function declaresTasks(capabilities: unknown): boolean {
 export type Settled<T> = { kind: 'done'; value: T } | { kind: 'task'; handle: Record<string, unknown> };
 
 export class TaskRunner {
-  /** Tasks this replica runs: alive here whatever their lease in the store says. */
+  /** Tasks this replica runs: alive, without asking the store. */
   private readonly running = new Set<string>();
 
   constructor(
@@ -104,20 +97,26 @@ export class TaskRunner {
       createdAt: new Date(now).toISOString(),
       lastUpdatedAt: new Date(now).toISOString(),
       ttlMs: this.settings.ttlMs,
-      leaseUntil: now + LEASE_BEATS * this.settings.heartbeatMs,
+      replica: this.store.replica,
     };
     await this.store.putTask(record);
     requestSignal.removeEventListener('abort', onRequestAbort);
     this.running.add(record.taskId);
     void this.follow(record, running, abort, toResult).finally(() => this.running.delete(record.taskId));
-    return { kind: 'task', handle: { resultType: 'task', ...detailedTask(record, now, this.settings.pollIntervalMs) } };
+    return { kind: 'task', handle: { resultType: 'task', ...detailedTask(record, this.settings.pollIntervalMs) } };
   }
 
-  isRunningHere(taskId: string): boolean {
-    return this.running.has(taskId);
+  /** The Task a record reads as: a working one whose replica stopped is lost. */
+  async describe(record: TaskRecord): Promise<Record<string, unknown>> {
+    const { store, settings } = this;
+    if (record.status !== 'working' || this.running.has(record.taskId) || (await store.replicaAlive(record.replica)))
+      return detailedTask(record, settings.pollIntervalMs);
+    // It may have ended just before its replica stopped: the record read first was older.
+    const latest = (await store.getTask(record.taskId)) ?? record;
+    return detailedTask(latest, settings.pollIntervalMs, Date.now());
   }
 
-  /** Renews the lease, watches for a cancel, and writes the terminal state. */
+  /** Watches for a cancel and writes the terminal state (the record's only other write). */
   private async follow<T>(
     record: TaskRecord,
     running: Promise<T>,
@@ -125,16 +124,12 @@ export class TaskRunner {
     toResult: (value: T) => Record<string, unknown>,
   ): Promise<void> {
     let cancelled = false;
-    let lastBeat = Date.now();
+    // Reads only: a check still in flight when the task ends cannot overwrite its final state.
     const watch = setInterval(() => {
       void (async () => {
         if (!cancelled && (await this.store.cancelRequested(record.taskId))) {
           cancelled = true;
           abort.abort(new Error('cancelled by tasks/cancel'));
-        }
-        if (Date.now() - lastBeat >= this.settings.heartbeatMs) {
-          lastBeat = Date.now();
-          await this.store.putTask({ ...record, leaseUntil: lastBeat + LEASE_BEATS * this.settings.heartbeatMs });
         }
       })().catch(() => undefined);
     }, this.settings.pollIntervalMs);
