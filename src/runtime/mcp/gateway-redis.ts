@@ -96,6 +96,18 @@ export class RedisGatewayStore implements GatewayStore {
     return (await this.client.get(`${PREFIX}cancel:${taskId}`)) !== null;
   }
 
+  async putInput(taskId: string, key: string, response: unknown, ttlMs: number): Promise<void> {
+    await this.client.set(`${PREFIX}input:${taskId}:${key}`, JSON.stringify(response), {
+      condition: 'NX',
+      expiration: { type: 'PX', value: ttlMs },
+    });
+  }
+
+  async getInput(taskId: string, key: string): Promise<unknown> {
+    const text = await this.client.get(`${PREFIX}input:${taskId}:${key}`);
+    return text === null ? undefined : JSON.parse(text);
+  }
+
   async replicaAlive(replica: string): Promise<boolean> {
     return (await this.client.get(replicaKey(replica))) !== null;
   }

@@ -24,6 +24,14 @@ describe('task rules', () => {
     expect(detailedTask({ ...record, status: 'completed' }, 500, 1_000)).toMatchObject({ status: 'completed' });
   });
 
+  it('a task waiting for input carries its questions; it is lost too if its replica stopped', () => {
+    const inputRequests = { 'question-1': { method: 'elicitation/create', params: { message: 'Allow Write?' } } };
+    const waiting: TaskRecord = { ...record, status: 'input_required', inputRequests };
+    expect(detailedTask(waiting, 500)).toMatchObject({ status: 'input_required', inputRequests });
+    expect(detailedTask(waiting, 500, 1_000)).toMatchObject({ status: 'failed' });
+    expect(detailedTask(waiting, 500, 1_000)).not.toHaveProperty('inputRequests');
+  });
+
   it('a completed task carries its result, a failed one its error, a cancelled one neither', () => {
     const result = { content: [{ type: 'text', text: 'done' }] };
     expect(detailedTask({ ...record, status: 'completed', result }, 1)).toMatchObject({ status: 'completed', result });
