@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { bundleOptions } from './esbuild-options.mjs';
+import { bundleOptions, workerEntryPoints } from './esbuild-options.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 const result = await build({
@@ -15,6 +15,7 @@ const result = await build({
     'ai-sdk': 'src/adapters/ai-sdk.ts',
     'openai-agents': 'src/adapters/openai-agents.ts',
     langchain: 'src/adapters/langchain.ts',
+    ...workerEntryPoints,
   },
   ...bundleOptions,
   outdir: 'dist',

@@ -41,6 +41,12 @@ const absentOptionalPeers = {
   },
 };
 
+/**
+ * Worker threads' entries (paths from the repository root), bundled beside every build's own
+ * entries: the code starting a worker finds its file there (runtime/util/shipped-file.ts).
+ */
+export const workerEntryPoints = { 'gateway-heartbeat': 'src/runtime/mcp/gateway-heartbeat.ts' };
+
 /** @type {import('esbuild').BuildOptions} */
 export const bundleOptions = {
   bundle: true,

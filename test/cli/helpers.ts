@@ -1,6 +1,6 @@
 // Bundles the CLI (once per test run) and runs it as a real child process.
 import { build } from 'esbuild';
-import { bundleOptions } from '../../scripts/esbuild-options.mjs';
+import { bundleOptions, workerEntryPoints } from '../../scripts/esbuild-options.mjs';
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -14,15 +14,15 @@ const ROOT = process.cwd();
 export const CLI_BUNDLE_ENV = 'WIELD_TEST_CLI_BUNDLE';
 
 /**
- * Bundles src/cli/main.ts with the build's own esbuild options, into
- * a private folder under node_modules so parallel builds never clobber each
+ * Bundles src/cli/main.ts and the workers it starts (paths from ROOT, esbuild's working folder)
+ * with the build's own esbuild options, into a private folder under node_modules so parallel builds never clobber each
  * other and bare imports still resolve.
  */
 export async function bundleCli(): Promise<{ cli: string; cleanup: () => void }> {
   const outdir = path.join(ROOT, 'node_modules', '.cache', `wield-cli-test-${process.pid}-${Date.now()}`);
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: { cli: path.join(ROOT, 'src/cli/main.ts') },
+    entryPoints: { cli: path.join(ROOT, 'src/cli/main.ts'), ...workerEntryPoints },
     ...bundleOptions,
     outdir,
     splitting: true,

@@ -5,8 +5,9 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, type VersionNegotiationMode } from '@modelcontextprotocol/client';
-import type { McpElicitHandler } from './elicit.js';
-import { TASKS_EXTENSION } from './task-jobs.js';
+import { z } from 'zod';
+import type { McpElicitation, McpElicitHandler } from './elicit.js';
+import { type InputRequest, TASKS_EXTENSION } from './task-jobs.js';
 
 export interface ClientFeatures {
   elicit?: McpElicitHandler;
@@ -32,18 +33,48 @@ export function createClient(
     },
   });
   const { elicit, roots } = features;
-  if (elicit) {
-    client.setRequestHandler('elicitation/create', async (request, ctx) => {
-      const params = request.params;
-      return params.mode === 'url'
-        ? elicit({ server, message: params.message, mode: 'url', url: params.url }, ctx.mcpReq.signal)
-        : elicit({ server, message: params.message, mode: 'form', requestedSchema: params.requestedSchema }, ctx.mcpReq.signal);
-    });
-  }
-  if (roots) {
-    client.setRequestHandler('roots/list', async () => ({
-      roots: roots().map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })),
-    }));
-  }
+  if (elicit)
+    client.setRequestHandler('elicitation/create', async (request, ctx) =>
+      elicit(elicitationOf(server, request.params), ctx.mcpReq.signal),
+    );
+  if (roots) client.setRequestHandler('roots/list', async () => rootList(roots()));
   return client;
+}
+
+type ElicitParams = { message: string; mode?: string; url?: string; requestedSchema?: Record<string, unknown> };
+
+function elicitationOf(server: string, params: ElicitParams): McpElicitation {
+  return params.mode === 'url'
+    ? { server, message: params.message, mode: 'url', url: params.url }
+    : { server, message: params.message, mode: 'form', requestedSchema: params.requestedSchema };
+}
+
+function rootList(folders: readonly string[]): { roots: { uri: string; name: string }[] } {
+  return { roots: folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })) };
+}
+
+const elicitParamsSchema = z.looseObject({
+  message: z.string(),
+  mode: z.string().optional(),
+  url: z.string().optional(),
+  requestedSchema: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * A question a 2026-07-28 task waits on (its inputRequests), answered as the same request sent
+ * on its own would be: an elicitation reaches the person (declined with no one to ask), roots
+ * lists the workspace; sampling is not offered, so it is refused with the reason.
+ */
+export async function answerInputRequest(
+  features: ClientFeatures,
+  server: string,
+  request: InputRequest,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  if (request.method === 'roots/list' && features.roots) return rootList(features.roots());
+  if (request.method !== 'elicitation/create') throw new Error(`it asked for ${request.method}, which wield does not offer`);
+  if (!features.elicit) return { action: 'decline' };
+  const params = elicitParamsSchema.safeParse(request.params);
+  if (!params.success) throw new Error(`its elicitation/create has no message: ${JSON.stringify(request.params ?? {}).slice(0, 200)}`);
+  return features.elicit(elicitationOf(server, params.data), signal);
 }

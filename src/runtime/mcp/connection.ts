@@ -15,7 +15,7 @@ import {
 import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
-import { type ClientFeatures, createClient } from './client-features.js';
+import { answerInputRequest, type ClientFeatures, createClient } from './client-features.js';
 import { askToOpenPages, defaultsAnswer } from './elicit.js';
 import { createClientTransport } from './client-transport.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
@@ -25,7 +25,7 @@ import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { listServerTools, type McpToolInfo } from './tools.js';
 import { classifyCallError } from './call-errors.js';
-import { type McpTaskJobs, startedText, taskHandleOf } from './task-jobs.js';
+import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf } from './task-jobs.js';
 import { legacyTaskCall, taskChannel } from './task-calls.js';
 import { ServerLog } from './server-log.js';
 import type { McpServerState, McpServerStatus } from './server-status.js';
@@ -178,7 +178,8 @@ export class McpConnection {
       await this.refreshing;
       const handle = this.options.jobs && taskHandleOf(result);
       if (handle && this.options.jobs) {
-        const id = this.options.jobs.start(this.name, toolName, handle, taskChannel(this.readyClient, this.callTimeout));
+        const answer: TaskChannel['answer'] = (request, signal) => answerInputRequest(this.features, this.name, request, signal);
+        const id = this.options.jobs.start(this.name, toolName, handle, taskChannel(this.readyClient, this.callTimeout, answer));
         return { content: [{ type: 'text', text: startedText(this.name, toolName, id) }] };
       }
       return result;

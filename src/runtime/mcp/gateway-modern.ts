@@ -1,7 +1,8 @@
 // The gateway's 2026-07-28 side. No session and no server-to-client request: a permission
 // question is answered `input_required` with an elicitation and a signed, single-use
 // `requestState`; the client retries the call with the answer, on any replica. A client that
-// declared the Tasks extension gets a task handle for a call that runs long (gateway-tasks.ts).
+// declared the Tasks extension gets a task handle for a call that runs long (gateway-tasks.ts);
+// a question that comes up after that waits in the task (input_required) for a tasks/update.
 import { createHash, randomUUID } from 'node:crypto';
 import {
   type CallToolRequest,
@@ -18,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
-import { declaresTasks, detailedTask, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
+import { type AskThroughTask, declaresTasks, isTerminal, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
 
 export interface PermissionState {
   /** Nonce: claimed in the shared store on first use, so a replayed state is refused. */
@@ -79,6 +80,13 @@ function capabilitiesOf(ctx: ServerContext): { elicitation?: unknown; extensions
   return typeof capabilities === 'object' && capabilities !== null ? capabilities : undefined;
 }
 
+/** The permission answer under `key` in an inputResponses map (a retried call's or a tasks/update's). */
+function permissionFromResponses(responses: Record<string, unknown> | undefined, key: string): PermissionAnswer {
+  const view = inputResponse(responses, key);
+  if (view.kind === 'elicit') return permissionFromElicitation(view.action, view.content);
+  return { behavior: 'deny', message: `sent no answer under "${key}" in inputResponses` };
+}
+
 /** The answer a retried call carries, checked against the call and claimed once; else undefined. */
 async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGateway): Promise<PermissionAnswer | undefined> {
   const state = ctx.mcpReq.requestState<PermissionState>();
@@ -93,9 +101,7 @@ async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGatew
       ProtocolErrorCode.InvalidParams,
       'requestState was already used: an answer allows one retry; call the tool again without requestState to be asked again',
     );
-  const view = inputResponse(ctx.mcpReq.inputResponses, state.k);
-  if (view.kind === 'elicit') return permissionFromElicitation(view.action, view.content);
-  return { behavior: 'deny', message: `sent no answer under "${state.k}" in inputResponses` };
+  return permissionFromResponses(ctx.mcpReq.inputResponses, state.k);
 }
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'ask'; message: string };
@@ -112,14 +118,22 @@ export async function modernToolCall(
   const answer = await answerOf(ctx, digest, gateway);
   const capabilities = capabilitiesOf(ctx);
   let question: string | undefined;
-  const ask: AskPermission = async ({ tool, input, decision }) => {
-    if (answer) return answer;
-    question = `Allow ${tool.name}? ${decision.reason}\nInput: ${preview(input)}`;
-    // Ends this run; the client is asked in the result and retries with the answer.
-    throw new Error('asked the MCP client with input_required');
-  };
   const canAsk = capabilities?.elicitation !== undefined;
-  const work = async (signal: AbortSignal): Promise<Outcome> => {
+  const work = async (signal: AbortSignal, asTask: () => AskThroughTask | undefined = () => undefined): Promise<Outcome> => {
+    const ask: AskPermission = async ({ tool, input, decision }, askSignal) => {
+      if (answer) return answer;
+      const message = `Allow ${tool.name}? ${decision.reason}\nInput: ${preview(input)}`;
+      // Once the call is a task, the question waits in it (input_required) for a tasks/update.
+      const throughTask = asTask();
+      if (throughTask) {
+        const request = inputRequired.elicit({ message, requestedSchema: PERMISSION_SCHEMA });
+        const reply = await throughTask(request, `waiting for permission: Allow ${tool.name}?`, askSignal);
+        return permissionFromResponses(reply.responses, reply.key);
+      }
+      question = message;
+      // Ends this run; the client is asked in the result and retries with the answer.
+      throw new Error('asked the MCP client with input_required');
+    };
     const result = await execute(canAsk ? ask : undefined, signal);
     return question === undefined ? { kind: 'result', result } : { kind: 'ask', message: question };
   };
@@ -136,14 +150,14 @@ export async function modernToolCall(
   }) as unknown as CallToolResult;
 }
 
-/** A question that comes up after the call became a task cannot be asked (the spec resolves them first). */
+/** A question asked in the instant the call became a task ended its run: the client calls again. */
 function taskResult(outcome: Outcome): Record<string, unknown> {
   if (outcome.kind === 'result') return outcome.result;
   return {
     content: [
       {
         type: 'text',
-        text: `Not run: it needs permission (${outcome.message.split('\n')[0]}), asked only before a call becomes a task; start the gateway with --allow for it`,
+        text: `Not run: it needs permission (${outcome.message.split('\n')[0]}), asked just as the call became a task; call the tool again to be asked`,
       },
     ],
     isError: true,
@@ -175,18 +189,21 @@ export function registerTaskHandlers(server: Server, gateway: ModernGateway): vo
   };
   server.setRequestHandler('tasks/get', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);
-    return detailedTask(await find(params.taskId), Date.now(), runner.settings.pollIntervalMs, runner.isRunningHere(params.taskId));
+    return runner.describe(await find(params.taskId));
   });
   server.setRequestHandler('tasks/update', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);
-    // Questions are resolved before a call becomes a task: there is never input to deliver.
-    await find(params.taskId);
+    const record = await find(params.taskId);
+    // Only answers to questions waiting now count; the rest are ignored, as the extension asks.
+    const waiting = record.status === 'input_required' ? (record.inputRequests ?? {}) : {};
+    for (const [key, response] of Object.entries(ctx.mcpReq.inputResponses ?? {}))
+      if (key in waiting) await runner.store.putInput(record.taskId, key, response, record.ttlMs);
     return {};
   });
   server.setRequestHandler('tasks/cancel', { params: TaskParams }, async (params, ctx) => {
     requireTasks(ctx);
     const record = await find(params.taskId);
-    if (record.status === 'working') await runner.store.requestCancel(record.taskId, record.ttlMs);
+    if (!isTerminal(record.status)) await runner.store.requestCancel(record.taskId, record.ttlMs);
     return {};
   });
 }

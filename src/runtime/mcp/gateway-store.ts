@@ -1,9 +1,11 @@
 // What gateway replicas share so that any of them can answer any 2026-07-28 request: the key
 // that signs `requestState`, the used requestState nonces (each answers one retry), and Tasks.
 // One process keeps them in memory (the default); replicas behind a load balancer share Redis
-// (gateway-redis.ts). A task record has one writer, the replica running it; cancelling is a
-// separate key, so a heartbeat never overwrites a cancel asked on another replica.
-import { randomBytes } from 'node:crypto';
+// (gateway-redis.ts). A task record has one writer, the replica running it, which writes it
+// when the task starts, asks or is answered, and ends; a cancel and a client's answers are keys
+// of their own, written by whichever replica the request reached. Whether the replica running a
+// task is still alive is a key of its own too, kept fresh off its main event loop.
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -18,12 +20,16 @@ export interface TaskRecord {
   ttlMs: number;
   result?: Record<string, unknown>;
   error?: { code: number; message: string };
-  /** A working task whose lease ran out lost the replica running it (ms since the epoch). */
-  leaseUntil: number;
+  /** While input_required: the questions waiting for the client (MCP inputRequests, by key). */
+  inputRequests?: Record<string, unknown>;
+  /** The replica running it: a working task whose replica stopped is lost. */
+  replica: string;
 }
 
 export interface GatewayStore {
   readonly kind: 'memory' | 'redis';
+  /** This replica's name in the tasks it runs. */
+  readonly replica: string;
   /** The HMAC key for requestState, the same on every replica (made once, at first use). */
   secret(): Promise<string>;
   /** True the first time a key is claimed within ttlMs, false on every later claim. */
@@ -32,6 +38,12 @@ export interface GatewayStore {
   getTask(taskId: string): Promise<TaskRecord | undefined>;
   requestCancel(taskId: string, ttlMs: number): Promise<void>;
   cancelRequested(taskId: string): Promise<boolean>;
+  /** Keeps the client's answer to a task's question (tasks/update, on any replica); only the first answer counts. */
+  putInput(taskId: string, key: string, response: unknown, ttlMs: number): Promise<void>;
+  /** The answer to a task's question, once given. */
+  getInput(taskId: string, key: string): Promise<unknown>;
+  /** False once a replica stopped: killed, shut down, or hung (gateway-heartbeat.ts). */
+  replicaAlive(replica: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -42,6 +54,7 @@ export function newSecret(): string {
 
 export class MemoryGatewayStore implements GatewayStore {
   readonly kind = 'memory';
+  readonly replica = randomUUID();
   private readonly key = newSecret();
   private readonly entries = new Map<string, { value: string; expires: number }>();
   private readonly sweeper: NodeJS.Timeout;
@@ -76,6 +89,20 @@ export class MemoryGatewayStore implements GatewayStore {
 
   async cancelRequested(taskId: string): Promise<boolean> {
     return this.read(`cancel:${taskId}`) !== undefined;
+  }
+
+  async putInput(taskId: string, key: string, response: unknown, ttlMs: number): Promise<void> {
+    if (this.read(`input:${taskId}:${key}`) === undefined) this.write(`input:${taskId}:${key}`, JSON.stringify(response), ttlMs);
+  }
+
+  async getInput(taskId: string, key: string): Promise<unknown> {
+    const text = this.read(`input:${taskId}:${key}`);
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  /** The only replica is this process: its tasks live exactly as long as this store. */
+  async replicaAlive(replica: string): Promise<boolean> {
+    return replica === this.replica;
   }
 
   async close(): Promise<void> {

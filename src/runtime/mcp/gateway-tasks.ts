@@ -1,11 +1,13 @@
 // Tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28): a tools/call from a client
 // that declared the extension and that has not finished within `afterMs` is answered with a task
 // handle; the call goes on in the background and its result is kept in the shared store, where
-// `tasks/get` on any replica finds it. The replica running a task renews its lease and watches
-// for a cancel asked on any replica. Spec: modelcontextprotocol ext-tasks, 2026-07-28/tasks.md.
+// `tasks/get` on any replica finds it. Only the replica running a task writes its record: when it
+// starts, when it asks the client a question (input_required, answered by tasks/update on any
+// replica) and is answered, and when it ends; it watches for a cancel asked on any replica. An
+// unfinished task whose replica stopped is reported lost. Spec: ext-tasks, 2026-07-28/tasks.md.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { GatewayStore, TaskRecord } from './gateway-store.js';
+import type { GatewayStore, TaskRecord, TaskStatus } from './gateway-store.js';
 import { messageOf } from '../util/message.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -17,30 +19,22 @@ export interface TaskSettings {
   ttlMs: number;
   /** The polling interval suggested to clients, and how often a runner checks for a cancel. */
   pollIntervalMs: number;
-  /** A runner renews its lease this often; a lease lasts LEASE_BEATS times as long. */
-  heartbeatMs: number;
 }
 
-/**
- * Beats a lease outlives: a replica starved of CPU renews late (200 tasks in one process on a
- * loaded 2-core machine: with 3 beats, 137 of 337 live tasks read as lost and were run again).
- */
-export const LEASE_BEATS = 6;
-
-export const DEFAULT_TASK_SETTINGS: TaskSettings = { afterMs: 2_000, ttlMs: 3_600_000, pollIntervalMs: 1_000, heartbeatMs: 5_000 };
+export const DEFAULT_TASK_SETTINGS: TaskSettings = { afterMs: 2_000, ttlMs: 3_600_000, pollIntervalMs: 1_000 };
 
 /**
  * What `tasks/get` answers for a record: the Task shape with its status's payload. Pure.
- * `runningHere`: the answering replica runs the task itself, so it is alive whatever its lease says.
+ * `lostAt`: when the reader found the replica running this unfinished task stopped (undefined: alive).
  */
-export function detailedTask(record: TaskRecord, now: number, pollIntervalMs: number, runningHere = false): Record<string, unknown> {
-  const lost = !runningHere && record.status === 'working' && record.leaseUntil < now;
+export function detailedTask(record: TaskRecord, pollIntervalMs: number, lostAt?: number): Record<string, unknown> {
+  const lost = lostAt !== undefined && !isTerminal(record.status);
   const status = lost ? 'failed' : record.status;
   const base: Record<string, unknown> = {
     taskId: record.taskId,
     status,
     createdAt: record.createdAt,
-    lastUpdatedAt: lost ? new Date(record.leaseUntil).toISOString() : record.lastUpdatedAt,
+    lastUpdatedAt: lost ? new Date(lostAt).toISOString() : record.lastUpdatedAt,
     ttlMs: record.ttlMs,
     pollIntervalMs,
   };
@@ -49,6 +43,7 @@ export function detailedTask(record: TaskRecord, now: number, pollIntervalMs: nu
     return { ...base, statusMessage: message, error: { code: -32603, message } };
   }
   if (record.statusMessage !== undefined) base.statusMessage = record.statusMessage;
+  if (status === 'input_required') base.inputRequests = record.inputRequests ?? {};
   if (status === 'completed') base.result = record.result ?? { content: [] };
   if (status === 'failed') base.error = record.error ?? { code: -32603, message: 'the task failed' };
   return base;
@@ -63,9 +58,32 @@ export function declaresTasks(capabilities: unknown): boolean {
 
 export type Settled<T> = { kind: 'done'; value: T } | { kind: 'task'; handle: Record<string, unknown> };
 
+/** True for a status that will not change again. Pure. */
+export function isTerminal(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** The client's answer to a question asked through a task: `responses` holds it under `key`. */
+export interface TaskAnswer {
+  key: string;
+  responses: Record<string, unknown>;
+}
+
+/**
+ * Asks the client through the task: the task reads input_required with `request` among its
+ * inputRequests until a tasks/update (on any replica) answers it.
+ */
+export type AskThroughTask = (request: Record<string, unknown>, statusMessage: string, signal: AbortSignal) => Promise<TaskAnswer>;
+
+/** A task this replica runs: its record as last written, and its questions still unanswered. */
+interface RunningTask {
+  record: TaskRecord;
+  questions: Record<string, unknown>;
+}
+
 export class TaskRunner {
-  /** Tasks this replica runs: alive here whatever their lease in the store says. */
-  private readonly running = new Set<string>();
+  /** Tasks this replica runs: alive, without asking the store. */
+  private readonly running = new Map<string, RunningTask>();
 
   constructor(
     readonly store: GatewayStore,
@@ -75,90 +93,151 @@ export class TaskRunner {
   /**
    * Runs `work`; if it has not finished within afterMs, records a task (durably, before the
    * handle is returned, as the spec requires) and lets the work go on detached from the request.
-   * A request aborted before then aborts the work.
+   * A request aborted before then aborts the work. `asTask` gives the work a way to ask the
+   * client once the call has become a task, and undefined before.
    */
   async run<T>(
     owner: string,
     requestSignal: AbortSignal,
-    work: (signal: AbortSignal) => Promise<T>,
+    work: (signal: AbortSignal, asTask: () => AskThroughTask | undefined) => Promise<T>,
     toResult: (value: T) => Record<string, unknown>,
   ): Promise<Settled<T>> {
     const abort = new AbortController();
     const onRequestAbort = () => abort.abort(requestSignal.reason);
     requestSignal.addEventListener('abort', onRequestAbort, { once: true });
-    const running = work(abort.signal);
+    let late = false;
+    const recorded = { resolve: (_task: RunningTask): void => undefined, reject: (_error: unknown): void => undefined };
+    const whenRecorded = new Promise<RunningTask>((resolve, reject) => Object.assign(recorded, { resolve, reject }));
+    // Nobody may ask before the record exists; if it cannot be written, the work is aborted.
+    whenRecorded.catch(() => undefined);
+    const ask: AskThroughTask = async (request, statusMessage, signal) => this.ask(await whenRecorded, request, statusMessage, signal);
+    const running = work(abort.signal, () => (late ? ask : undefined));
     const timer = new AbortController();
     const first = await Promise.race([
       running.then((value) => ({ kind: 'done' as const, value })),
-      delay(this.settings.afterMs, { kind: 'late' as const }, { signal: timer.signal }).catch(() => ({ kind: 'late' as const })),
+      delay(this.settings.afterMs, undefined, { signal: timer.signal }).then(
+        () => {
+          late = true;
+          return { kind: 'late' as const };
+        },
+        () => ({ kind: 'late' as const }),
+      ),
     ]).finally(() => timer.abort());
     if (first.kind === 'done') {
       requestSignal.removeEventListener('abort', onRequestAbort);
       return first;
     }
-    const now = Date.now();
-    const record: TaskRecord = {
-      taskId: randomUUID(),
-      owner,
-      status: 'working',
-      createdAt: new Date(now).toISOString(),
-      lastUpdatedAt: new Date(now).toISOString(),
-      ttlMs: this.settings.ttlMs,
-      leaseUntil: now + LEASE_BEATS * this.settings.heartbeatMs,
+    const now = new Date().toISOString();
+    const task: RunningTask = {
+      record: {
+        taskId: randomUUID(),
+        owner,
+        status: 'working',
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: this.settings.ttlMs,
+        replica: this.store.replica,
+      },
+      questions: {},
     };
-    await this.store.putTask(record);
-    requestSignal.removeEventListener('abort', onRequestAbort);
-    this.running.add(record.taskId);
-    void this.follow(record, running, abort, toResult).finally(() => this.running.delete(record.taskId));
-    return { kind: 'task', handle: { resultType: 'task', ...detailedTask(record, now, this.settings.pollIntervalMs) } };
+    try {
+      await this.store.putTask(task.record);
+    } catch (error) {
+      abort.abort(error);
+      recorded.reject(error);
+      throw error;
+    } finally {
+      requestSignal.removeEventListener('abort', onRequestAbort);
+    }
+    const { taskId } = task.record;
+    this.running.set(taskId, task);
+    recorded.resolve(task);
+    void this.follow(task, running, abort, toResult).finally(() => this.running.delete(taskId));
+    return { kind: 'task', handle: { resultType: 'task', ...detailedTask(task.record, this.settings.pollIntervalMs) } };
   }
 
-  isRunningHere(taskId: string): boolean {
-    return this.running.has(taskId);
+  /** The Task a record reads as: an unfinished one whose replica stopped is lost. */
+  async describe(record: TaskRecord): Promise<Record<string, unknown>> {
+    const { store, settings } = this;
+    if (isTerminal(record.status) || this.running.has(record.taskId) || (await store.replicaAlive(record.replica)))
+      return detailedTask(record, settings.pollIntervalMs);
+    // It may have ended just before its replica stopped: the record read first was older.
+    const latest = (await store.getTask(record.taskId)) ?? record;
+    return detailedTask(latest, settings.pollIntervalMs, Date.now());
   }
 
-  /** Renews the lease, watches for a cancel, and writes the terminal state. */
+  /** Puts a question among the task's inputRequests and waits for its answer (or the task's end). */
+  private async ask(task: RunningTask, request: Record<string, unknown>, statusMessage: string, signal: AbortSignal): Promise<TaskAnswer> {
+    // Unique over the task's life, as the extension asks: an answer never meets another question.
+    const key = `question-${randomUUID().slice(0, 8)}`;
+    task.questions[key] = request;
+    await this.rewrite(task, statusMessage);
+    try {
+      for (;;) {
+        await delay(this.settings.pollIntervalMs, undefined, { signal });
+        // A store briefly away is asked again on the next round.
+        const response = await this.store.getInput(task.record.taskId, key).catch(() => undefined);
+        if (response !== undefined) return { key, responses: { [key]: response } };
+      }
+    } finally {
+      delete task.questions[key];
+      // Stopped (cancelled, or the request gone): the task's end is written by follow().
+      if (!signal.aborted) await this.rewrite(task);
+    }
+  }
+
+  /** Writes the record again: input_required while any question waits, working otherwise. */
+  private async rewrite(task: RunningTask, statusMessage?: string): Promise<void> {
+    const waiting = Object.keys(task.questions).length > 0;
+    task.record = {
+      ...task.record,
+      status: waiting ? 'input_required' : 'working',
+      statusMessage: waiting ? (statusMessage ?? task.record.statusMessage) : undefined,
+      inputRequests: waiting ? { ...task.questions } : undefined,
+      lastUpdatedAt: new Date().toISOString(),
+    };
+    await this.store.putTask(task.record);
+  }
+
+  /** Watches for a cancel and writes the terminal state, the record's last write. */
   private async follow<T>(
-    record: TaskRecord,
+    task: RunningTask,
     running: Promise<T>,
     abort: AbortController,
     toResult: (value: T) => Record<string, unknown>,
   ): Promise<void> {
+    const { taskId } = task.record;
     let cancelled = false;
-    let lastBeat = Date.now();
+    // Reads only: a check still in flight when the task ends cannot overwrite its final state.
     const watch = setInterval(() => {
       void (async () => {
-        if (!cancelled && (await this.store.cancelRequested(record.taskId))) {
+        if (!cancelled && (await this.store.cancelRequested(taskId))) {
           cancelled = true;
           abort.abort(new Error('cancelled by tasks/cancel'));
-        }
-        if (Date.now() - lastBeat >= this.settings.heartbeatMs) {
-          lastBeat = Date.now();
-          await this.store.putTask({ ...record, leaseUntil: lastBeat + LEASE_BEATS * this.settings.heartbeatMs });
         }
       })().catch(() => undefined);
     }, this.settings.pollIntervalMs);
     watch.unref();
-    const stamp = () => new Date().toISOString();
-    let final: TaskRecord;
+    let outcome: Partial<TaskRecord>;
     try {
       const value = await running;
-      final = cancelled
-        ? { ...record, status: 'cancelled', statusMessage: 'cancelled by the client', lastUpdatedAt: stamp() }
-        : { ...record, status: 'completed', result: toResult(value), lastUpdatedAt: stamp() };
+      outcome = cancelled ? CANCELLED : { status: 'completed', result: toResult(value) };
     } catch (error) {
-      final = cancelled
-        ? { ...record, status: 'cancelled', statusMessage: 'cancelled by the client', lastUpdatedAt: stamp() }
-        : {
-            ...record,
-            status: 'failed',
-            statusMessage: messageOf(error),
-            error: { code: -32603, message: messageOf(error) },
-            lastUpdatedAt: stamp(),
-          };
+      outcome = cancelled
+        ? CANCELLED
+        : { status: 'failed', statusMessage: messageOf(error), error: { code: -32603, message: messageOf(error) } };
     } finally {
       clearInterval(watch);
     }
+    const final: TaskRecord = {
+      ...task.record,
+      statusMessage: undefined,
+      inputRequests: undefined,
+      ...outcome,
+      lastUpdatedAt: new Date().toISOString(),
+    };
     await this.store.putTask(final).catch(() => undefined);
   }
 }
+
+const CANCELLED: Partial<TaskRecord> = { status: 'cancelled', statusMessage: 'cancelled by the client' };

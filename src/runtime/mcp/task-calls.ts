@@ -1,5 +1,6 @@
-// The task side of one server's connection: tasks/get and tasks/cancel on whichever client is
-// current, and 2025-11-25's task-augmented tools/call (MCP 2025-11-25, tasks).
+// The task side of one server's connection: tasks/get, tasks/update (answers to a task's
+// questions) and tasks/cancel on whichever client is current, and 2025-11-25's task-augmented
+// tools/call (MCP 2025-11-25, tasks).
 import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { McpCallOutput } from './adapt.js';
@@ -19,11 +20,18 @@ const callResultSchema = z.looseObject({ content: z.array(z.unknown()).optional(
 /** The connected client (waiting for a connection in progress, restarting a crashed server). */
 export type ReadyClient = (signal: AbortSignal) => Promise<Client>;
 
-/** tasks/get and tasks/cancel for a background job. */
-export function taskChannel(ready: ReadyClient, callTimeout: number): TaskChannel {
+/** tasks/get, tasks/update and tasks/cancel for a background job; `answer` answers a task's questions. */
+export function taskChannel(ready: ReadyClient, callTimeout: number, answer?: TaskChannel['answer']): TaskChannel {
   return {
     get: async (taskId, signal) =>
       (await ready(signal)).request({ method: 'tasks/get', params: { taskId } }, taskStateSchema, { timeout: callTimeout, signal }),
+    answer,
+    update: async (taskId, inputResponses, signal) => {
+      await (await ready(signal)).request({ method: 'tasks/update', params: { taskId, inputResponses } }, z.looseObject({}), {
+        timeout: callTimeout,
+        signal,
+      });
+    },
     cancel: async (taskId) => {
       const signal = AbortSignal.timeout(callTimeout);
       await (await ready(signal)).request({ method: 'tasks/cancel', params: { taskId } }, z.looseObject({}), {

@@ -47,11 +47,16 @@ export function wrapTaskHandle(message: unknown): unknown {
   };
 }
 
+/** A server-to-client request a task waits on (MCP inputRequests: an elicitation, mostly). */
+const inputRequestSchema = z.looseObject({ method: z.string(), params: z.record(z.string(), z.unknown()).optional() });
+export type InputRequest = z.infer<typeof inputRequestSchema>;
+
 export const taskStateSchema = z.looseObject({
   taskId: z.string(),
   status: z.string(),
   statusMessage: z.string().optional(),
   pollIntervalMs: z.number().optional(),
+  inputRequests: z.record(z.string(), inputRequestSchema).optional(),
   result: z.looseObject({ content: z.array(z.unknown()).optional(), isError: z.boolean().optional() }).optional(),
   error: z.looseObject({ code: z.number().optional(), message: z.string() }).optional(),
 });
@@ -61,6 +66,12 @@ export type TaskState = z.infer<typeof taskStateSchema>;
 export interface TaskChannel {
   get(taskId: string, signal: AbortSignal): Promise<TaskState>;
   cancel(taskId: string): Promise<void>;
+  /**
+   * 2026-07-28: the answer to one of a task's questions (an elicitation reaches the person), and
+   * tasks/update to send answers. A 2025-11-25 task asks on its tasks/result stream instead.
+   */
+  answer?(request: InputRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
+  update?(taskId: string, inputResponses: Record<string, unknown>, signal: AbortSignal): Promise<void>;
 }
 
 export type JobOutcome =
@@ -78,6 +89,8 @@ interface Job {
   outcome: JobOutcome;
   done: Promise<void>;
   stop: AbortController;
+  /** Answers given to the task's questions, by key: each is asked once, and sent again until taken. */
+  answers: Map<string, Record<string, unknown>>;
 }
 
 const MIN_POLL_MS = 100;
@@ -109,6 +122,7 @@ export class McpTaskJobs {
       outcome: { kind: 'running', statusMessage: handle.statusMessage },
       stop,
       done: Promise.resolve(),
+      answers: new Map(),
     };
     job.done = this.follow(job, handle.pollIntervalMs);
     this.jobs.set(id, job);
@@ -189,12 +203,46 @@ export class McpTaskJobs {
       }
       interval = clampPoll(state.pollIntervalMs);
       job.outcome = outcomeOf(state);
+      if (state.status === 'input_required' && state.inputRequests) {
+        try {
+          await this.answer(job, state.inputRequests);
+        } catch (error) {
+          if (job.stop.signal.aborted) break;
+          // Nobody can answer it: the task would wait in vain, so it is cancelled.
+          job.outcome = { kind: 'failed', message: `could not answer the server's question: ${messageOf(error)}` };
+          await job.channel.cancel(job.taskId).catch(() => undefined);
+          break;
+        }
+        try {
+          await this.sendAnswers(job, Object.keys(state.inputRequests));
+        } catch (error) {
+          // Like a failed poll: the answers are sent again on the next one.
+          if (++failures < MAX_POLL_FAILURES) continue;
+          job.outcome = { kind: 'failed', message: `could not send answers to the server (${failures} tries; last: ${messageOf(error)})` };
+          break;
+        }
+      }
       if (job.outcome.kind === 'running' && state.statusMessage && state.statusMessage !== lastMessage) {
         lastMessage = state.statusMessage;
         this.options.notify?.(`MCP task ${job.id} ("${job.tool}"): ${state.statusMessage}`);
       }
     }
     if (job.outcome.kind !== 'running') this.options.notify?.(`MCP task ${job.id} ("${job.tool}") ${job.outcome.kind}`);
+  }
+
+  /** Asks the questions not asked yet, one at a time like every prompt to the person. */
+  private async answer(job: Job, requests: Record<string, InputRequest>): Promise<void> {
+    const { answer } = job.channel;
+    for (const [key, request] of Object.entries(requests)) {
+      if (job.answers.has(key)) continue;
+      if (!answer) throw new Error(`this connection cannot answer ${request.method}`);
+      job.answers.set(key, await answer(request, job.stop.signal));
+    }
+  }
+
+  private async sendAnswers(job: Job, keys: readonly string[]): Promise<void> {
+    const responses = Object.fromEntries(keys.flatMap((key) => (job.answers.has(key) ? [[key, job.answers.get(key)] as const] : [])));
+    if (Object.keys(responses).length > 0) await job.channel.update?.(job.taskId, responses, job.stop.signal);
   }
 }
 

@@ -204,6 +204,26 @@ describe('Tasks (io.modelcontextprotocol/tasks) as background jobs', () => {
     expect(manager.jobs.running()).toBe(0);
   }, 40_000);
 
+  it("a 2026-07-28 task's question (input_required) reaches the person; the answer goes back with tasks/update", async () => {
+    const env = await connect({ gateway: { type: 'http', url: gateway.url } }, { action: 'accept', content: { allow: true } });
+    const fifo = path.join(project, 'asks.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const file = path.join(project, 'asked-by-task.txt');
+    // The program waits, then writes: the Write's permission is asked while it runs as a task.
+    const code = `await tools.Bash({ command: 'cat asks.fifo' }); await tools.Write({ file_path: ${JSON.stringify(file)}, content: 'yes' }); console.log('written');`;
+    const started = await env.call('mcp__gateway__RunCode', { code });
+    const id = /background task (mcp-task-\d+)/.exec(textOf(started))?.[1] as string;
+    expect(id, textOf(started)).toBeDefined();
+    writeFileSync(fifo, 'go\n');
+    const done = await env.call('McpTaskResult', { task_id: id, wait_seconds: 60 });
+    expect(done.isError, textOf(done)).toBe(false);
+    expect(textOf(done)).toContain('written');
+    expect(readFileSync(file, 'utf8')).toBe('yes');
+    expect(env.asked).toHaveLength(1);
+    expect(env.asked[0]).toMatchObject({ server: 'gateway', mode: 'form', message: expect.stringContaining('Allow Write?') });
+    expect(env.notices.some((notice) => notice.includes('waiting for permission'))).toBe(true);
+  }, 60_000);
+
   it("a 2025-11-25 server's task-required tool (server-everything's simulate-research-query) runs as a job", async () => {
     const env = await connect({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
     // The server registers it once initialised and announces it with list_changed.

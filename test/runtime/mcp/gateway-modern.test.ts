@@ -122,6 +122,50 @@ describe('wield mcp serve, revision 2026-07-28', () => {
     expect(resultText((await taskStatus(taskId))?.result as Record<string, unknown>)).toContain('the report');
   }, 40_000);
 
+  it('a question that comes up in a task waits in it (input_required) until tasks/update answers it', async () => {
+    const fifo = path.join(project, 'gate.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const [allowed, refused] = ['in-task-allowed.txt', 'in-task-refused.txt'].map((name) => path.join(project, name));
+    // A program that waits, then makes two calls that each need permission: asked while it runs as a task.
+    const code = [
+      "await tools.Bash({ command: 'cat gate.fifo' });",
+      `await tools.Write({ file_path: ${JSON.stringify(allowed)}, content: 'allowed' });`,
+      `try { await tools.Write({ file_path: ${JSON.stringify(refused)}, content: 'refused' }); } catch (error) { console.log('second: ' + error.message); }`,
+      "console.log('done');",
+    ].join('\n');
+    const started = (await modernRequest(gateway.url, 'tools/call', { name: 'RunCode', arguments: { code } })).body.result;
+    expect(started).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = started?.taskId as string;
+    writeFileSync(fifo, 'go\n');
+    const question = async () => {
+      await expect.poll(async () => (await taskStatus(taskId))?.status, { timeout: 30_000 }).toBe('input_required');
+      const asked = (await taskStatus(taskId)) ?? {};
+      const requests = asked.inputRequests as Record<string, { method: string; params: { message: string } }>;
+      expect(Object.keys(requests)).toHaveLength(1);
+      const [[key, request]] = Object.entries(requests);
+      expect(request).toMatchObject({ method: 'elicitation/create', params: { message: expect.stringContaining('Allow Write?') } });
+      expect(asked.statusMessage).toContain('waiting for permission');
+      return key;
+    };
+    const first = await question();
+    // An answer to a question not asked is ignored.
+    const stray = { taskId, inputResponses: { 'question-stray': { action: 'accept', content: { allow: true } } } };
+    expect((await modernRequest(gateway.url, 'tasks/update', stray)).body.result).toBeDefined();
+    expect(await taskStatus(taskId)).toMatchObject({ status: 'input_required' });
+    const accept = { taskId, inputResponses: { [first]: { action: 'accept', content: { allow: true } } } };
+    expect((await modernRequest(gateway.url, 'tasks/update', accept)).body.result).toBeDefined();
+    await expect.poll(() => existsSync(allowed), { timeout: 30_000 }).toBe(true);
+    const second = await question();
+    expect(second).not.toBe(first);
+    await modernRequest(gateway.url, 'tasks/update', { taskId, inputResponses: { [second]: { action: 'decline' } } });
+    await expect.poll(async () => (await taskStatus(taskId))?.status, { timeout: 30_000 }).toBe('completed');
+    const text = resultText((await taskStatus(taskId))?.result as Record<string, unknown>);
+    expect(text).toContain('declined the request in the MCP client');
+    expect(text).toContain('done');
+    expect(readFileSync(allowed, 'utf8')).toBe('allowed');
+    expect(existsSync(refused)).toBe(false);
+  }, 60_000);
+
   it('tasks/cancel stops a task; another credential cannot see or cancel it', async () => {
     const alice = { authorization: 'Bearer alice' };
     const bob = { authorization: 'Bearer bob' };

@@ -69,6 +69,24 @@ describe.skipIf(missing.length > 0)('gateway replicas sharing Redis', () => {
     await expect.poll(() => status(c.url, taskId), { timeout: 30_000 }).toBe('cancelled');
   }, 40_000);
 
+  it("a task's question raised on one replica is answered through another and seen done on the third", async () => {
+    const [a, b, c] = replicas;
+    const fifo = path.join(project, 'question.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const file = path.join(project, 'answered-across.txt');
+    const code = `await tools.Bash({ command: 'cat question.fifo' }); await tools.Write({ file_path: ${JSON.stringify(file)}, content: 'across' });`;
+    const started = (await modernRequest(a.url, 'tools/call', { name: 'RunCode', arguments: { code } })).body.result;
+    expect(started).toMatchObject({ resultType: 'task' });
+    const taskId = started?.taskId as string;
+    writeFileSync(fifo, 'go\n');
+    await expect.poll(() => status(c.url, taskId), { timeout: 30_000 }).toBe('input_required');
+    const asked = (await modernRequest(c.url, 'tasks/get', { taskId })).body.result ?? {};
+    const [key] = Object.keys(asked.inputRequests as object);
+    await modernRequest(b.url, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { allow: true } } } });
+    await expect.poll(() => status(c.url, taskId), { timeout: 30_000 }).toBe('completed');
+    expect(readFileSync(file, 'utf8')).toBe('across');
+  }, 60_000);
+
   it('a requestState issued by one replica is accepted once by another, and refused by the third', async () => {
     const [a, b, c] = replicas;
     const file = path.join(project, 'across.txt');

@@ -68,20 +68,21 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
 }
 
 /**
- * Bundles an entry of test/support/mcp-servers into one file node can run (tests never run
- * TypeScript directly). Dependencies stay external and the file goes under node_modules/.cache,
- * so packages that find files next to themselves (ripgrep's binary, WASM grammars) still can.
+ * Bundles an entry of test/support/mcp-servers into a file node can run (tests never run
+ * TypeScript directly), with the worker threads wield starts beside it. The files go under
+ * node_modules/.cache, so packages that find files next to themselves (ripgrep's binary, WASM
+ * grammars) still can.
  */
 export async function buildEntry(name: string): Promise<string> {
   const { build } = await import('esbuild');
-  const { bundleOptions } = await import('../../../scripts/esbuild-options.mjs');
-  const outfile = path.join(here, '..', '..', '..', 'node_modules', '.cache', 'wield-mcp-tests', `${name}-${process.pid}.mjs`);
+  const { bundleOptions, workerEntryPoints } = await import('../../../scripts/esbuild-options.mjs');
+  const outdir = path.join(here, '..', '..', '..', 'node_modules', '.cache', 'wield-mcp-tests', String(process.pid));
   await build({
-    entryPoints: [path.join(here, '..', '..', 'support', 'mcp-servers', `${name}.ts`)],
+    entryPoints: { [name]: path.join(here, '..', '..', 'support', 'mcp-servers', `${name}.ts`), ...workerEntryPoints },
     ...bundleOptions,
-    outfile,
+    outdir,
   });
-  return outfile;
+  return path.join(outdir, `${name}.js`);
 }
 
 export const buildGatewayEntry = (): Promise<string> => buildEntry('gateway-entry');
