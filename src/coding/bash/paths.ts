@@ -139,6 +139,8 @@ const PUBLIC_SYSTEM_FILES = new Set([
  */
 export function checkPath(word: Word, scope: PathScope, secrets = true): string | undefined {
   if (word.procSub && !word.glob) return undefined;
+  // Bash expands braces in a redirection's word too: `< {.env,}` reads `.env`.
+  if (word.brace) return `brace expansion in \`${word.text}\` names other files than the one written`;
   if (word.dynamic)
     return substitutedInView(word, scope) ? undefined : `\`${word.text}\` is only known when the command runs, so it may name any file`;
   if (word.tilde) return `\`${word.text}\` reads outside the workspace (home folder)`;
@@ -232,6 +234,56 @@ export function mayNameSecret(value: string): boolean {
 /** Undefined when a path inside some tree (a git revision's `rev:path`, a pathspec) names no credentials file. */
 export function secretProblem(value: string): string | undefined {
   return namesProblem(value, true);
+}
+
+/** Entries a walk below a folder reads before it gives up (~10 ms on the bench machine). */
+export const MAX_WALK_ENTRIES = 10_000;
+
+/**
+ * Why reading every file below the folders `words` name (the working folders when none) may read
+ * a secret: a name below that may hold one or that a Read deny rule covers. For a recursion that
+ * follows no link below its operands (`grep -r`), so links are not entered. Git's own folders and
+ * installed dependencies are not walked (the sandbox's walk leaves them out too): they hold no
+ * credentials files by name, and they are the bulk of a tree.
+ */
+export function secretBelowProblem(name: string, words: readonly Word[], scope: PathScope): string | undefined {
+  const budget = { left: MAX_WALK_ENTRIES };
+  for (const cwd of [scope.cwd, ...(scope.otherCwds ?? [])]) {
+    const named = words.flatMap((w) => (w.glob ? globMatches(w, cwd, scope) : [w.value]));
+    for (const dir of words.length === 0 ? ['.'] : named) {
+      const real = scope.view.realPath(path.posix.resolve(cwd, dir));
+      if (real === undefined || scope.view.kind(real) !== 'dir') continue;
+      const found = walkForSecret(real, scope, budget);
+      if (found === TOO_MANY) return `\`${name}\` reads every file below \`${dir}\`, too many to check for secrets`;
+      if (found) return `\`${name}\` reads every file below \`${dir}\`, \`${found}\` among them, which may hold secrets`;
+    }
+  }
+  return undefined;
+}
+
+const TOO_MANY = Symbol('too many');
+const UNWALKED = new Set(['.git', 'node_modules']);
+
+function globMatches(word: Word, cwd: string, scope: PathScope): string[] {
+  const expanded = expandGlob(word.pattern, cwd, scope.view, { left: MAX_GLOB_MATCHES });
+  return 'matches' in expanded ? expanded.matches : [];
+}
+
+/** The first entry below `dir` (relative to its workspace root) that may name a secret, TOO_MANY, or undefined. */
+function walkForSecret(dir: string, scope: PathScope, budget: { left: number }): string | typeof TOO_MANY | undefined {
+  const root = scope.roots.map((r) => scope.view.realPath(r) ?? r).find((r) => isInside(dir, [r])) ?? dir;
+  const folders = [dir];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of scope.view.list(folder) ?? []) {
+      if (--budget.left < 0) return TOO_MANY;
+      const abs = `${folder}/${entry.name}`;
+      const rel = path.posix.relative(root, abs);
+      // Folders are met before what they hold, so the name and its parent are enough (`.config/gh`).
+      if (mayNameSecret(rel.split('/').slice(-2).join('/')) || scope.readDenied?.(abs)) return rel;
+      if (entry.kind === 'dir' && !UNWALKED.has(entry.name)) folders.push(abs);
+    }
+  }
+  return undefined;
 }
 
 /** For a folder a program changes into (git -C): the same rules. */

@@ -2,8 +2,8 @@
 // which arguments are file paths, and extra checks a program needs (sed scripts, git subcommands).
 import { getopt, type OptionSpec, type ParsedOption } from './getopt.js';
 import path from 'node:path';
-import { checkPath, isInside, substitutedInView } from './paths.js';
-import { uncontainedOptionProblem } from './programs/core.js';
+import { checkPath, isInside, secretBelowProblem, substitutedInView } from './paths.js';
+import { readsEveryFileBelow, uncontainedOptionProblem } from './programs/core.js';
 import type { PathScope, Word } from './types.js';
 
 export interface Invocation {
@@ -117,6 +117,11 @@ export function runProgram(name: string, spec: ProgramSpec, args: readonly Word[
   const pathOperands = spec.paths ? spec.paths(inv) : spec.operands === 'data' ? [] : operands;
   for (const w of pathOperands) {
     const problem = checkPath(w, ctx.scope, !spec.metadata);
+    if (problem) return problem;
+  }
+  // Contained, the view hides the secrets below; alone, the analyser must look for them.
+  if (!ctx.scope.contained && readsEveryFileBelow(name, options)) {
+    const problem = secretBelowProblem(name, pathOperands, ctx.scope);
     if (problem) return problem;
   }
   return spec.check?.(inv, ctx);

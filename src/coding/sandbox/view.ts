@@ -4,7 +4,9 @@
 // Nothing outside is mounted unless listed below, so a link from the workspace to elsewhere
 // resolves to nothing and a recursion that follows it finds nothing.
 import path from 'node:path';
+import { isSecretVariable } from '../bash/expansions.js';
 import { mayNameSecret } from '../bash/paths.js';
+import { isSecretValue } from '../bash/secrets.js';
 
 /** One bubblewrap mount, applied in list order (a later mount covers an earlier one). */
 export type Mount =
@@ -58,6 +60,16 @@ export const HARMLESS_HOME_FILES: readonly string[] = ['.config/git/ignore', '.c
  * defaults under the empty HOME, where the harmless files are.
  */
 export const VIEW_UNSET_ENV: readonly string[] = ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
+
+/**
+ * The environment a contained command is started with: without the variables named or valued
+ * like credentials (the analyser's own tests), as the view holds no secret files. Left out of
+ * bubblewrap's environment, not unset inside: /proc/1/environ (bubblewrap, pid 1 in the view)
+ * keeps the environment it was started with.
+ */
+export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => !isSecretVariable(name) && !isSecretValue(value ?? '')));
+}
 
 export interface PathDirFact {
   /** Real path of a PATH entry that is a folder. */

@@ -20,6 +20,7 @@ import { sandboxStatus } from './status.js';
 import { messageOf } from '../../runtime/util/message.js';
 import { mayNameSecret } from '../bash/paths.js';
 import { machineFacts, type MachineFacts } from './view-facts.js';
+import { withoutSecrets } from './view.js';
 import { realOrUndefined } from './fs-probe.js';
 
 export interface WrappedCommand {
@@ -30,6 +31,8 @@ export interface WrappedCommand {
   inherit?: InheritedFile;
   /** How it runs inside bubblewrap (absent when it does not). */
   profile?: SandboxProfile;
+  /** What the spawner does to the environment it would pass (contained: leaves out secrets); absent, nothing. */
+  env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   /** Why the command is not sandboxed (absent when it is). */
   reason?: string;
   /** Protected paths this command could still create or replace (see PlanResult.unprotected). */
@@ -162,6 +165,7 @@ export function createSandboxWrap(settings: SandboxSettings, session: SessionSta
         ...sandboxCommand(status.bwrapPath, plan, network.argv, seccomp),
         sandboxed: true,
         profile,
+        ...(profile === 'contained' ? { env: withoutSecrets } : {}),
         unprotected,
         bridge: network.bridge,
         afterRun:

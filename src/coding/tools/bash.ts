@@ -79,6 +79,8 @@ export interface BashToolOptions {
     inherit?: InheritedFile;
     /** Run once the command has ended; a note for the result (what the sandbox undid). */
     afterRun?: () => Promise<string | undefined>;
+    /** Applied to the environment the command gets (the view leaves out secrets). */
+    env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   }>;
   /** Explains a failure of a sandboxed command (see src/coding/sandbox/explain.ts). */
   explainFailure?: (output: string, exitCode: number, profile?: SandboxProfile) => string | undefined;
@@ -270,7 +272,8 @@ export function bashTool(options: BashToolOptions = {}) {
         tailBytes: budget - headBytes,
         spillPath: () => spillPath(ctx.session, input.run_in_background ? 'bash-job' : 'bash', 'log'),
       });
-      const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+      const shell = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+      const env = 'env' in wrapped && wrapped.env ? wrapped.env(shell) : shell;
       const explain = (result: RunResult) =>
         wrapped.sandboxed ? options.explainFailure?.(`${result.head}\n${result.tail}`, result.exitCode ?? -1, wrapped.profile) : undefined;
       const notes = async (result: RunResult) =>

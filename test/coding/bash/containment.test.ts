@@ -156,6 +156,100 @@ describe('alone: only the audited core runs', () => {
     }
   });
 
+  // Found by the safety differential (bench/safety-diff.bench.ts): `grep -r` read `.env` and `*.key` below its folder.
+  it('grep -r reads the secrets below its folder (shown in bash); alone it asks while one is there', () => {
+    fs.mkdirSync(path.join(ws, 'conf', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'conf', 'app.txt'), 'plain\n');
+    fs.writeFileSync(path.join(ws, 'conf', 'deep', '.env'), 'CANARY_ENV=1\n');
+    try {
+      expect(bash('grep -r CANARY conf')).toContain('CANARY_ENV=1');
+      expect(bash('cd conf && grep -rh CANARY')).toContain('CANARY_ENV=1');
+      for (const command of [
+        'grep -r CANARY conf',
+        'grep -rn CANARY .',
+        'grep -r CANARY',
+        'grep -d recurse CANARY conf',
+        'grep --directories=recurse CANARY c*',
+        'cd conf && grep -rh CANARY',
+      ]) {
+        expect(verdict(command, false), command).toMatchObject({
+          readOnly: false,
+          reason: expect.stringMatching(/deep\/\.env.*may hold secrets/),
+        });
+        // Contained, the view hides it: the analyser only decides friction.
+        expect(verdict(command, true).readOnly, command).toBe(true);
+      }
+      // Nothing secret below, or no recursion: as before.
+      expect(verdict('grep -rn export src', false).readOnly).toBe(true);
+      expect(verdict('grep CANARY conf/app.txt', false).readOnly).toBe(true);
+      // A file a Read deny rule covers counts too.
+      fs.rmSync(path.join(ws, 'conf', 'deep', '.env'));
+      const denied = (abs: string): boolean => abs === path.join(ws, 'conf', 'app.txt');
+      expect(analyzeBash('grep -r x conf', { cwd: ws, roots: [ws], readDenied: denied })).toMatchObject({
+        readOnly: false,
+        reason: expect.stringMatching(/conf\/app\.txt/),
+      });
+      expect(verdict('grep -r x conf', false).readOnly).toBe(true);
+    } finally {
+      fs.rmSync(path.join(ws, 'conf'), { recursive: true, force: true });
+    }
+  });
+
+  // Found by the safety differential: bash brace-expands a redirection's word, and `{.env,}` is the one word `.env`.
+  it('a brace in the file of a redirection names another file (shown in bash); it asks', () => {
+    fs.writeFileSync(path.join(ws, '.env'), 'CANARY_ENV=1\n');
+    try {
+      expect(bash('cat < {.env,}')).toBe('CANARY_ENV=1\n');
+      expect(bash('cat < {,../home/notes/plan.txt}')).toBe('CANARY outside\n');
+      for (const command of ['cat < {.env,}', 'cat < {,../home/notes/plan.txt}', 'head -n1 <{.env,}', 'cat < {src,}/a.ts']) {
+        for (const contained of [false, true])
+          expect(verdict(command, contained), command).toMatchObject({ readOnly: false, reason: expect.stringMatching(/brace expansion/) });
+      }
+      // Quoted, it is a name like any other.
+      expect(verdict('cat < "{.env,}"', false).readOnly).toBe(true);
+    } finally {
+      fs.rmSync(path.join(ws, '.env'));
+    }
+  });
+
+  // Found by the safety differential: the list file is in the workspace, the files it names need not be.
+  it('du --files0-from and md5sum -c read what a list file names (shown in bash); alone they ask', () => {
+    fs.writeFileSync(path.join(ws, 'list0'), '../home/notes\0');
+    fs.writeFileSync(path.join(ws, 'sums'), `${bash('md5sum ../home/notes/plan.txt')}`);
+    try {
+      expect(bash('du -a --files0-from=list0')).toContain('../home/notes/plan.txt');
+      expect(bash('md5sum -c sums')).toBe('../home/notes/plan.txt: OK\n');
+      for (const command of [
+        'du -a --files0-from=list0',
+        'du --files0-from list0',
+        'du --files0=list0',
+        'md5sum -c sums',
+        'sha256sum --check sums',
+      ]) {
+        expect(verdict(command, false), command).toMatchObject({ readOnly: false, reason: expect.stringMatching(/list file/) });
+        // Contained, what the list names is outside the view.
+        expect(verdict(command, true).readOnly, command).toBe(true);
+      }
+      expect(verdict('du -a src', false).readOnly).toBe(true);
+      expect(verdict('md5sum sums', false).readOnly).toBe(true);
+    } finally {
+      for (const file of ['list0', 'sums']) fs.rmSync(path.join(ws, file));
+    }
+  });
+
+  it('a recursion below a folder too large to check asks when alone', () => {
+    const view: WorkspaceView = {
+      realPath: (p) => path.posix.resolve(p),
+      kind: () => 'dir',
+      list: (dir) => (dir === '/w/big' ? Array.from({ length: 10_001 }, (_, i) => ({ name: `f${i}.txt`, kind: 'file' as const })) : []),
+      env: () => undefined,
+    };
+    const at = (command: string, contained: boolean) => analyzeBash(command, { cwd: '/w', roots: ['/w'], view, contained });
+    expect(at('grep -r x big', false)).toMatchObject({ readOnly: false, reason: expect.stringMatching(/too many to check/) });
+    expect(at('grep -r x big', true).readOnly).toBe(true);
+    expect(at('grep x big/f1.txt', false).readOnly).toBe(true);
+  });
+
   it('git status runs a program named in ~/.gitconfig (shown in bash); alone git asks', () => {
     const mark = path.join(tmp, 'fsmonitor-ran');
     fs.writeFileSync(path.join(home, '.gitconfig'), `[core]\n\tfsmonitor = "touch ${mark}; false"\n`);

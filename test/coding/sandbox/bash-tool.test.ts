@@ -75,6 +75,27 @@ describe.skipIf(!status.available)(title, () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  // Found by the safety differential (bench/safety-diff.bench.ts): contained, `cat $(echo /proc/self/environ)`
+  // is read-only to the analyser and read the secrets wield's own process holds (a model key, a
+  // connection string), and /proc/1/environ (bubblewrap itself) held them too.
+  it('a contained command finds no secret in its environment, nor in bubblewrap’s', async () => {
+    const planted = { WIELD_TEST_API_TOKEN: 'CANARY-token', WIELD_TEST_ENDPOINT: 'postgres://u:CANARY-password@db.invalid/x' };
+    Object.assign(process.env, planted, { WIELD_TEST_PLAIN: 'visible' });
+    try {
+      const tool = bashTool({ wrap: createSandboxWrap({}, f.session, { home: f.home }) });
+      const script = "cat /proc/self/environ /proc/1/environ | tr '\\0' '\\n' | grep WIELD_TEST_";
+      // The hole: a rule-allowed command (the whole machine readable) shows them, as the view did.
+      const rule = await foreground(tool, { command: script }, { ...f.ctx, allowedBy: 'rule' });
+      expect(rule.head).toContain('CANARY-token');
+      const out = await foreground(tool, { command: script }, { ...f.ctx, allowedBy: 'verdict' });
+      expect(out.sandboxed).toBe(true);
+      expect(out.head).not.toContain('CANARY');
+      expect(out.head).toContain('WIELD_TEST_PLAIN=visible');
+    } finally {
+      for (const name of [...Object.keys(planted), 'WIELD_TEST_PLAIN']) delete process.env[name];
+    }
+  });
+
   // bwrap's --new-session puts the command in a session of its own: the process group wield
   // kills is bwrap's, not the command's children (they kept running and held the pipes).
   it.each([

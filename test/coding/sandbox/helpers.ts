@@ -1,6 +1,6 @@
 // Shared fixture for the sandbox tests: a workspace with a git folder, planted secrets in the
 // workspace and in a fake home, a folder outside the roots, and a runner that spawns what the
-// wrap returns the way the Bash tool does (own process group).
+// wrap returns the way the Bash tool does (own process group, the environment the wrap asks for).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -52,7 +52,7 @@ export interface RunResult {
 export function runWrapped(cmd: WrappedCommand, cwd: string, onSpawn?: (pid: number) => void): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const stdio = stdioWith(['ignore', 'pipe', 'pipe', 'pipe', ...(cmd.bridge ? ['pipe' as const] : [])], cmd.inherit);
-    const child = spawn(cmd.file, cmd.args, { cwd, detached: true, stdio: stdio.stdio });
+    const child = spawn(cmd.file, cmd.args, { cwd, detached: true, stdio: stdio.stdio, env: cmd.env?.(process.env) ?? process.env });
     stdio.close();
     if (cmd.bridge) cmd.bridge.serve(child.stdio[cmd.bridge.fd] as Duplex);
     let stdout = '';

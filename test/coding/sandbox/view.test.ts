@@ -2,7 +2,7 @@
 // mounted, in which order, and what is never shown (homes, wield's folder, other projects).
 import { describe, expect, it } from 'vitest';
 import { buildBwrapArgs, type SandboxPlan } from '../../../src/coding/sandbox/argv.js';
-import { computeView, etcMasks, type Mount, type ViewFacts } from '../../../src/coding/sandbox/view.js';
+import { computeView, etcMasks, withoutSecrets, type Mount, type ViewFacts } from '../../../src/coding/sandbox/view.js';
 
 const facts = (over: Partial<ViewFacts> = {}): ViewFacts => ({
   system: [{ path: '/usr' }, { path: '/bin', link: 'usr/bin' }, { path: '/etc' }],
@@ -158,5 +158,21 @@ describe('buildBwrapArgs with a view', () => {
     // Not in the view at all (or no view): mounted.
     expect(again(contained)).toBe(true);
     expect(again({ ...contained, view: undefined })).toBe(true);
+  });
+});
+
+describe('the environment of a contained command', () => {
+  it('leaves out variables named or valued like credentials, and keeps the rest', () => {
+    const env = withoutSecrets({
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+      GITHUB_TOKEN: 'ghp_x',
+      DATABASE_URL: 'postgres://localhost/db',
+      SERVICE_ENDPOINT: 'postgres://app:hunter2@db.example/app',
+      CI_JOB: 'glpat-abcdefghijklmnopqrstu',
+    });
+    expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8' });
   });
 });

@@ -5,6 +5,7 @@
 // embedded programs (awk, sed scripts, jq, find -exec, xargs, sh -c), read config from outside the
 // workspace (git's ~/.gitconfig aliases, pagers and drivers; npm's ~/.npmrc), or parse options
 // their own way (ripgrep, fd, tree). Inside containment the whole table applies.
+import type { ParsedOption } from '../getopt.js';
 
 /** Builtins: bash reads their arguments, no binary is involved. */
 const BUILTINS = ['cd', 'echo', 'true', 'false', ':', 'printf', 'test', 'pwd', 'type', 'umask', 'command'];
@@ -20,18 +21,42 @@ export const AUDITED_BINARIES: readonly string[] = [
 
 /**
  * Options refused without containment although the model accepts them: recursion that follows
- * symbolic links met on the way (a link out of the workspace is then read through).
+ * symbolic links met on the way (a link out of the workspace is then read through), and reading
+ * the files a list file names (the list is checked, the names in it are not).
  */
 const FOLLOWS_LINKS = 'follows symbolic links while it recurses, so it may read outside the workspace';
-const LINK_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  grep: ['-R', '--dereference-recursive'],
-  ls: ['-L', '--dereference'],
-  du: ['-L', '--dereference'],
+const LIST_FILE = 'reads the files a list file names, which may be secrets or outside the workspace';
+const CHECK_LIST = { '-c': LIST_FILE, '--check': LIST_FILE };
+const UNCONTAINED_OPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  grep: { '-R': FOLLOWS_LINKS, '--dereference-recursive': FOLLOWS_LINKS },
+  ls: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS },
+  du: { '-L': FOLLOWS_LINKS, '--dereference': FOLLOWS_LINKS, '--files0-from': LIST_FILE },
+  md5sum: CHECK_LIST,
+  sha1sum: CHECK_LIST,
+  sha256sum: CHECK_LIST,
+  sha512sum: CHECK_LIST,
 };
 
 export const AUDITED_CORE: ReadonlySet<string> = new Set([...BUILTINS, ...AUDITED_BINARIES]);
 
 /** Why an option of a core program is refused without containment, or undefined. */
 export function uncontainedOptionProblem(name: string, key: string): string | undefined {
-  return Object.hasOwn(LINK_OPTIONS, name) && LINK_OPTIONS[name].includes(key) ? FOLLOWS_LINKS : undefined;
+  return Object.hasOwn(UNCONTAINED_OPTIONS, name) && Object.hasOwn(UNCONTAINED_OPTIONS[name], key)
+    ? UNCONTAINED_OPTIONS[name][key]
+    : undefined;
+}
+
+/**
+ * Whether a core program reads every file below its folder operands: `grep -r` (and `-d recurse`).
+ * Without containment such a call asks while a file below may hold secrets (paths.ts).
+ */
+export function readsEveryFileBelow(name: string, options: readonly ParsedOption[]): boolean {
+  return (
+    name === 'grep' &&
+    options.some(
+      (o) =>
+        ['-r', '-R', '--recursive', '--dereference-recursive'].includes(o.key) ||
+        (['-d', '--directories'].includes(o.key) && o.value?.value === 'recurse'),
+    )
+  );
 }
