@@ -183,11 +183,12 @@ export async function runInteractive(flags: CliFlags, initialPrompt?: string): P
       color,
     });
     for (const notice of opened.runtime.notices) line(`note: ${notice}`);
-    // Servers start in the background: one that fails says so when it does, not silently.
+    // Servers start in the background: one that fails says so when it does, not silently; one
+    // still connecting says so too, and again (a notice) when it joins or is given up.
     opened.runtime
       .mcpReady()
       .then(() => {
-        for (const failure of mcpFailures(opened.runtime)) line(`note: ${failure}`);
+        for (const failure of mcpFailures(opened.runtime.mcp?.list() ?? [], true)) line(`note: ${failure}`);
       })
       .catch(() => undefined);
     line(`wield · ${opened.provider.name} ${opened.model} · session ${opened.id}`);

@@ -35,11 +35,17 @@ export function promptProblem(prompt: string): string | undefined {
   return 'wield: the prompt is empty; give the text to send after -p, e.g. wield -p "explain src/main.ts", or pipe it in (wield -p < prompt.txt).';
 }
 
-/** One line per MCP server that could not connect: the run goes on without its tools. */
+/**
+ * One line per MCP server that could not connect: the run goes on without its tools, or, for one
+ * still connecting past its connect timeout, without them until it is up.
+ */
 export function unavailableServers(servers: readonly McpServerStatus[]): string[] {
-  return servers
-    .filter((server) => server.state === 'failed')
-    .map((server) => `MCP server "${server.name}" is not available (${server.error ?? 'no details'}); its tools are left out of this run.`);
+  return servers.flatMap((server) => {
+    const why = `MCP server "${server.name}" is not available (${server.error ?? 'no details'})`;
+    if (server.state === 'failed') return [`${why}; its tools are left out of this run.`];
+    if (server.state === 'connecting') return [`${why}; it is still connecting, and its tools join this run when it is up.`];
+    return [];
+  });
 }
 
 export function summarize(result: AgentResult, sessionId: string): OneShotSummary {

@@ -12,6 +12,7 @@ import { isDeniedServerNote, withoutDeniedServers } from './mcp-deny.js';
 import type { AskPermission } from '../runtime/pipeline/types.js';
 import type { AskUser } from '../runtime/tool/types.js';
 import type { McpElicitHandler } from '../runtime/mcp/elicit.js';
+import type { McpServerStatus } from '../runtime/mcp/server-status.js';
 import { wieldHome } from '../runtime/agent/session-store.js';
 import type { CliFlags } from './options.js';
 import type { ProviderName } from '../runtime/providers/types.js';
@@ -40,16 +41,21 @@ export interface CliRuntimeOptions {
 /** The coding agent's runtime (coding/agent/runtime.ts) with the CLI's settings and notices. */
 export type CliRuntime = CodingRuntime;
 
-/** A line per MCP server that did not start (after mcpReady), with why and where its log is. */
-export function mcpFailures(runtime: Pick<CliRuntime, 'mcp'>): string[] {
-  return (runtime.mcp?.list() ?? [])
-    .filter((server) => server.state === 'failed')
-    .map(
-      (server) =>
-        `MCP server "${server.name}" did not start, so its tools are missing: ${server.error ?? 'no reason given'}` +
-        (server.logFile ? ` (its output: ${server.logFile})` : '') +
-        '; `wield mcp list` shows every server',
-    );
+/**
+ * A line per MCP server that did not start (after mcpReady), with why and where its log is. A
+ * server still connecting then is slower than its connect timeout: with `joining` (a session that
+ * goes on) its tools join when it is up; otherwise (a command that ends now) they are missing.
+ */
+export function mcpFailures(servers: readonly McpServerStatus[], joining = false): string[] {
+  return servers.flatMap((server) => {
+    const why = server.error ?? 'no reason given';
+    if (server.state === 'connecting' && joining)
+      return [`MCP server "${server.name}" is still connecting (${why}); its tools join the session when it is up`];
+    if (server.state !== 'failed' && server.state !== 'connecting') return [];
+    const missing = server.state === 'failed' ? 'did not start' : 'did not connect in time';
+    const log = server.logFile ? ` (its output: ${server.logFile})` : '';
+    return [`MCP server "${server.name}" ${missing}, so its tools are missing: ${why}${log}; \`wield mcp list\` shows every server`];
+  });
 }
 
 export async function createCliRuntime(options: CliRuntimeOptions): Promise<CliRuntime> {

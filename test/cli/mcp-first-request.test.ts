@@ -85,6 +85,8 @@ describe('wield -p with MCP servers', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ answer: 'Done without it.', isError: false });
     expect(run.stderr).toMatch(/MCP server "dead" is not available \(no answer within 1 s/);
+    // It would join the run if it came up; the run ends without waiting for it.
+    expect(run.stderr).toContain('it is still connecting, and its tools join this run when it is up');
     expect(toolNames(requests[0])).toContain('mcp__slow__echo');
     expect(toolNames(requests[0]).some((name) => name.startsWith('mcp__dead__'))).toBe(false);
     expect(ms).toBeLessThan(15_000);

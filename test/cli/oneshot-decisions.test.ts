@@ -56,4 +56,10 @@ describe('unavailableServers', () => {
       'MCP server "b" is not available (spawn ENOENT); its tools are left out of this run.',
     ]);
   });
+
+  it('says a server still connecting past its connect timeout may still join the run', () => {
+    expect(unavailableServers([server('slow', 'connecting', 'no answer within 30 s yet')])).toEqual([
+      'MCP server "slow" is not available (no answer within 30 s yet); it is still connecting, and its tools join this run when it is up.',
+    ]);
+  });
 });

@@ -1,7 +1,8 @@
 // createCliRuntime in process: the ToolSearch index's sync under registry churn, the settings it
-// hands to ToolSearch deferral, and RunCode under deferral.
+// hands to ToolSearch deferral, and RunCode under deferral; the notes on MCP servers not connected.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCliRuntime, type CliRuntime } from '../../src/cli/runtime.js';
+import { createCliRuntime, type CliRuntime, mcpFailures } from '../../src/cli/runtime.js';
+import type { McpServerStatus } from '../../src/runtime/mcp/server-status.js';
 import { runToolCall } from '../../src/runtime/pipeline/run.js';
 import { ToolIndex } from '../../src/runtime/search/tool-index.js';
 import { selectToolsForRequest } from '../../src/runtime/search/defer.js';
@@ -110,5 +111,36 @@ console.log(await tools.mcp__load__tool_7({}));`;
     expect(text).toContain('mcp__load__tool_7');
     expect(text).toContain('widget 7 done');
     expect(text).toContain('Tool calls (2): ToolSearch ok · mcp__load__tool_7 ok');
+  });
+});
+
+describe('mcpFailures', () => {
+  const server = (name: string, state: McpServerStatus['state'], error?: string): McpServerStatus => ({
+    name,
+    transport: 'stdio',
+    state,
+    toolCount: 0,
+    toolErrors: [],
+    restarts: 0,
+    logFile: `/logs/${name}.log`,
+    error,
+  });
+  const servers = [
+    server('up', 'connected'),
+    server('dead', 'failed', 'spawn ENOENT'),
+    server('slow', 'connecting', 'no answer within 30 s yet'),
+  ];
+
+  it('a session that goes on: a server still connecting joins when it is up', () => {
+    expect(mcpFailures(servers, true)).toEqual([
+      'MCP server "dead" did not start, so its tools are missing: spawn ENOENT (its output: /logs/dead.log); `wield mcp list` shows every server',
+      'MCP server "slow" is still connecting (no answer within 30 s yet); its tools join the session when it is up',
+    ]);
+  });
+
+  it('a command that ends now: a server still connecting is missing, like one that failed', () => {
+    expect(mcpFailures(servers)[1]).toBe(
+      'MCP server "slow" did not connect in time, so its tools are missing: no answer within 30 s yet (its output: /logs/slow.log); `wield mcp list` shows every server',
+    );
   });
 });

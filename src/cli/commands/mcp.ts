@@ -89,7 +89,8 @@ async function listServers(flags: CliFlags): Promise<number> {
       for (const note of notes.filter(isDeniedServerNote)) process.stderr.write(`wield: ${note}\n`);
       await writeOut(`${formatServerTable(servers, runtime.mcpConfigs.untrustedFile)}\n`);
     }
-    return servers.some((s) => s.state === 'failed') || configErrors.length > 0 ? 1 : 0;
+    // A server still connecting here is slower than its connect timeout: not a healthy one.
+    return servers.some((s) => s.state === 'failed' || s.state === 'connecting') || configErrors.length > 0 ? 1 : 0;
   } finally {
     await runtime.close();
   }

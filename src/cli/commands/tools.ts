@@ -9,7 +9,7 @@ export async function runTools(flags: CliFlags): Promise<number> {
   const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
     await runtime.mcpReady();
-    for (const notice of [...runtime.notices, ...mcpFailures(runtime)]) process.stderr.write(`wield: ${notice}\n`);
+    for (const notice of [...runtime.notices, ...mcpFailures(runtime.mcp?.list() ?? [])]) process.stderr.write(`wield: ${notice}\n`);
     const pool = runtime.registry.pool();
     const selection = selectToolsForRequest(pool, [], { cwd: runtime.session.cwd, enabled: runtime.settings.toolSearch.enabled });
     const rows = toolRows(pool, new Set(selection.deferred.map((tool) => tool.name)));

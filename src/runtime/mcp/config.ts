@@ -9,6 +9,9 @@
 // Options for either (wield's own):
 //   timeout          per-call timeout in ms (default 120000); the call is cancelled on the server
 //   connectTimeout   ms a call waits for a server still connecting (default 30000)
+//   joinTimeout      ms a server may take to connect at all (default 300000, at least
+//                    connectTimeout): one slower than connectTimeout goes on connecting in the
+//                    background and its tools join the session when it is up
 //   trustAnnotations true to believe the server's readOnlyHint/destructiveHint: read-only tools
 //                    then skip write prompts and run in parallel. Off by default: hints are
 //                    the server's claim, not a guarantee.
@@ -30,11 +33,13 @@ import { z } from 'zod';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_JOIN_TIMEOUT_MS = 300_000;
 
 const stringMap = z.record(z.string(), z.string());
 const common = {
   timeout: z.number().int().positive().optional(),
   connectTimeout: z.number().int().positive().optional(),
+  joinTimeout: z.number().int().positive().optional(),
   trustAnnotations: z.boolean().optional(),
   responseFormats: z.boolean().optional(),
   disabled: z.boolean().optional(),

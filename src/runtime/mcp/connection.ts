@@ -1,12 +1,11 @@
-// One MCP server: connect in the background, list its tools page by page, call them with a
-// timeout and cancellation, and restart it (with backoff) after it crashes.
+// One MCP server: connect in the background (a slow one joins late, connect-attempt.ts), list its
+// tools page by page, call them with a timeout and cancellation, and restart it (with backoff)
+// after it crashes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import {
   type Client,
   type PriorDiscovery,
-  SdkError,
-  SdkErrorCode,
   type StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
@@ -18,12 +17,20 @@ import { remainingDelay } from './backoff.js';
 import { answerInputRequest, type ClientFeatures, createClient } from './client-features.js';
 import { askToOpenPages, defaultsAnswer } from './elicit.js';
 import { createClientTransport } from './client-transport.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isHttpConfig, type McpServerConfig } from './config.js';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_JOIN_TIMEOUT_MS,
+  isHttpConfig,
+  type McpServerConfig,
+} from './config.js';
+import { connectFailure, givenUpNotice, handshake, joinedNotice, Patience, stillConnecting } from './connect-attempt.js';
 import { sanitizeNamePart } from './names.js';
 import { McpOAuthProvider, withAuthorization } from './oauth.js';
 import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
-import { listServerTools, type McpToolInfo } from './tools.js';
+import { ServerTools } from './server-tools.js';
+import type { McpToolInfo } from './tools.js';
 import { classifyCallError } from './call-errors.js';
 import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf } from './task-jobs.js';
 import { legacyTaskCall, taskChannel } from './task-calls.js';
@@ -31,6 +38,7 @@ import { ServerLog } from './server-log.js';
 import type { McpServerState, McpServerStatus } from './server-status.js';
 import { forwardNotifications, listenForChanges, watchToolChanges } from './server-notifications.js';
 import { messageOf } from '../util/message.js';
+import { deadline } from '../util/deadline.js';
 
 export interface ConnectionOptions {
   /** Folder for the server's stderr log; without it stderr is kept only in memory (last lines). */
@@ -44,7 +52,7 @@ export interface ConnectionOptions {
   features?: ClientFeatures;
   /** Folder for OAuth tokens (one file per server, mode 0600); without it OAuth is off. */
   authDir?: string;
-  /** Things the person must do or know now (open the authorization page). */
+  /** Things the person must do or know now (open the authorization page, a late server joined). */
   notify?: (message: string) => void;
   /** Background jobs for calls a server runs as tasks; without it wield does not offer Tasks. */
   jobs?: McpTaskJobs;
@@ -53,36 +61,32 @@ export interface ConnectionOptions {
 /** How long the person has to finish an authorization in the browser. */
 export const AUTHORIZATION_TIMEOUT_MS = 5 * 60_000;
 
-function describeConnectError(error: unknown): string {
-  // The revision probe wraps the transport's own failure (a refused address, a reset): say that.
-  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause instanceof Error)
-    return describeConnectError(error.cause);
-  if (error instanceof UnauthorizedError) return `authorization failed: the server refused the credentials (${messageOf(error)})`;
-  return messageOf(error);
+/** A connection attempt under way: callers wait for it within `patience`, `stop` ends it. */
+interface Attempt {
+  client: Promise<Client>;
+  patience: Patience;
+  stop: AbortController;
 }
 
 export class McpConnection {
   private client?: Client;
   /** The HTTP transport of the connected client, for authorization asked after initialize. */
   private http?: StreamableHTTPClientTransport;
-  private attempt?: Promise<Client>;
+  private attempt?: Attempt;
   private state: McpServerState;
   private error?: string;
-  private toolErrors: string[] = [];
-  private toolCount = 0;
   private failures = 0;
   private lastFailureAt = 0;
   private starts = 0;
-  private refreshing?: Promise<void>;
-  private refreshAgain = false;
   private readonly log: ServerLog;
+  private readonly tools: ServerTools;
   readonly callTimeout: number;
   readonly connectTimeout: number;
+  /** How long an attempt may go on after callers stopped waiting (at least connectTimeout). */
+  readonly joinTimeout: number;
   private readonly oauth?: McpOAuthProvider;
   /** The revision verdict of the first connection: reconnects skip the server/discover probe. */
   private prior?: PriorDiscovery;
-  /** Tool name → its `execution.taskSupport`, from the last listing. */
-  private taskSupport = new Map<string, string>();
   private protocolVersion?: string;
 
   constructor(
@@ -94,7 +98,9 @@ export class McpConnection {
     this.prior = this.configuredPrior();
     this.callTimeout = config.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     this.connectTimeout = config.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.joinTimeout = Math.max(this.connectTimeout, config.joinTimeout ?? DEFAULT_JOIN_TIMEOUT_MS);
     this.log = new ServerLog(options.logDir ? path.join(options.logDir, `${sanitizeNamePart(name)}.log`) : undefined);
+    this.tools = new ServerTools({ timeout: this.connectTimeout, log: (line) => this.log.line(line), onTools: options.onTools });
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
       this.oauth = new McpOAuthProvider({
         store: new OAuthStore(oauthFile(options.authDir, name, config.url), config.url),
@@ -117,35 +123,45 @@ export class McpConnection {
   }
 
   status(): McpServerStatus {
+    const error = this.state === 'connecting' && this.attempt?.patience.expired ? stillConnecting(this.connectTimeout) : this.error;
     return {
       name: this.name,
       transport: isHttpConfig(this.config) ? 'http' : 'stdio',
       state: this.state,
-      toolCount: this.toolCount,
-      ...(this.error === undefined ? {} : { error: this.error }),
-      toolErrors: [...this.toolErrors],
+      toolCount: this.tools.count,
+      ...(error === undefined ? {} : { error }),
+      toolErrors: [...this.tools.errors],
       restarts: Math.max(0, this.starts - 1),
       ...(this.logFile ? { logFile: this.logFile } : {}),
       ...(this.protocolVersion === undefined ? {} : { protocolVersion: this.protocolVersion }),
     };
   }
 
-  /** Starts connecting (if not already); resolves when the attempt has settled, never rejects. */
+  /**
+   * Starts connecting (if not already); resolves when the attempt has settled or has run for the
+   * connect timeout (it then goes on in the background), never rejects.
+   */
   start(): Promise<void> {
     if (this.state === 'disabled' || this.state === 'closed') return Promise.resolve();
-    return this.connect().then(
-      () => undefined,
-      () => undefined,
-    );
+    const attempt = this.begin();
+    return Promise.race([
+      attempt.client.then(
+        () => undefined,
+        () => undefined,
+      ),
+      attempt.patience.over,
+    ]);
   }
 
   async close(): Promise<void> {
     this.state = 'closed';
     // An authorization still waiting for the browser ends with the connection.
     this.oauth?.abandon();
+    // A server still starting is stopped now, not at its join timeout.
+    this.attempt?.stop.abort();
     const client = this.client;
     this.client = undefined;
-    await Promise.allSettled([client?.close(), this.attempt?.then((c) => c.close())]);
+    await Promise.allSettled([client?.close(), this.attempt?.client.then((c) => c.close())]);
     this.log.end();
   }
 
@@ -155,7 +171,7 @@ export class McpConnection {
     try {
       // A 2025-11-25 server's task-required tool is called as a task (a 2026-07-28 server makes
       // tasks on its own, answered with a handle, see task-jobs.ts).
-      if (this.options.jobs && client.getProtocolEra() !== 'modern' && this.taskSupport.get(toolName) === 'required')
+      if (this.options.jobs && client.getProtocolEra() !== 'modern' && this.tools.taskSupportOf(toolName) === 'required')
         return await legacyTaskCall(
           { client, ready: this.readyClient, jobs: this.options.jobs, server: this.name, callTimeout: this.callTimeout },
           toolName,
@@ -175,7 +191,7 @@ export class McpConnection {
       this.failures = 0;
       // A server that changed its tools before answering announced it first: the new list is
       // in place before the caller sees the result, so the next model request has it.
-      await this.refreshing;
+      await this.tools.refreshing;
       const handle = this.options.jobs && taskHandleOf(result);
       if (handle && this.options.jobs) {
         const answer: TaskChannel['answer'] = (request, signal) => answerInputRequest(this.features, this.name, request, signal);
@@ -213,57 +229,72 @@ export class McpConnection {
       }
       if (wait > 0) await sleep(wait, undefined, { signal });
     }
-    const timeout = AbortSignal.timeout(this.connectTimeout);
-    const waitSignal = AbortSignal.any([signal, timeout]);
+    const attempt = this.begin();
+    // The call waits its connect timeout, and not at all for an attempt callers stopped waiting for.
+    const wait = deadline(signal, this.connectTimeout);
     try {
       return await Promise.race([
-        this.connect(),
-        new Promise<never>((_, reject) => waitSignal.addEventListener('abort', () => reject(waitSignal.reason), { once: true })),
+        attempt.client,
+        attempt.patience.over.then(() => Promise.reject(new Error('still connecting'))),
+        new Promise<never>((_, reject) => wait.signal.addEventListener('abort', () => reject(wait.signal.reason), { once: true })),
       ]);
     } catch (error) {
       if (signal.aborted) throw error;
-      if (timeout.aborted)
-        throw new ToolError(`MCP server "${this.name}" is still connecting after ${this.connectTimeout / 1000} s; try again later.`);
+      if (wait.expired() || attempt.patience.expired)
+        throw new ToolError(
+          `MCP server "${this.name}" is still connecting after ${this.connectTimeout / 1000} s; its tools join when it is up, try again later.`,
+        );
       throw new ToolError(`MCP server "${this.name}" is not available: ${messageOf(error)}`);
+    } finally {
+      wait.clear();
     }
   }
 
-  private connect(): Promise<Client> {
-    this.attempt ??= this.open().finally(() => {
+  /** The attempt under way, or a new one. */
+  private begin(): Attempt {
+    if (this.attempt) return this.attempt;
+    const patience = new Patience(this.connectTimeout);
+    const stop = new AbortController();
+    const client = this.open(stop.signal, patience).finally(() => {
       this.attempt = undefined;
+      patience.end();
     });
+    this.attempt = { client, patience, stop };
     return this.attempt;
   }
 
-  private async open(): Promise<Client> {
+  private async open(stop: AbortSignal, patience: Patience): Promise<Client> {
     this.state = 'connecting';
     this.starts++;
-    let signal = AbortSignal.timeout(this.connectTimeout);
+    let limit = deadline(stop, this.joinTimeout);
     let client = this.newClient();
     try {
       await this.oauth?.prepare();
       let transport = this.transport();
       try {
-        await client.connect(transport, this.connectOptions(signal));
+        await handshake(client, transport, this.connectOptions(limit.signal));
       } catch (error) {
         // The server wants OAuth and the person was sent to the authorization page: wait for
-        // them (not bounded by the connect timeout), then connect once more with the token.
+        // them (not bounded by the connect or join timeout), then connect once more with the token.
         if (!(error instanceof UnauthorizedError) || !this.oauth?.awaitingAuthorization) throw error;
         this.error = 'waiting for authorization in the browser';
+        limit.clear();
+        patience.pause();
         const params = await this.oauth.authorizationResult().catch((reason: unknown) => {
           throw new Error(`authorization failed: ${messageOf(reason)}`);
         });
+        patience.resume();
         await (transport as StreamableHTTPClientTransport).finishAuth(params);
         await client.close().catch(() => undefined);
         client = this.newClient();
         transport = this.transport();
-        signal = AbortSignal.timeout(this.connectTimeout);
-        await client.connect(transport, this.connectOptions(signal));
+        limit = deadline(stop, this.joinTimeout);
+        await handshake(client, transport, this.connectOptions(limit.signal));
       }
-      watchToolChanges(client, transport, () => void this.refreshTools(client));
+      watchToolChanges(client, transport, () => void this.tools.refresh(client, () => this.client === client));
       if (client.getProtocolEra() === 'modern') listenForChanges(client, (line) => this.log.line(line));
       const http = this.oauth ? (transport as StreamableHTTPClientTransport) : undefined;
-      const tools = await withAuthorization(this.oauth, http, () => this.listTools(client, signal));
+      const tools = await withAuthorization(this.oauth, http, () => this.tools.list(client, limit.signal));
       if (this.isClosed()) {
         await client.close();
         throw new Error('shut down while connecting');
@@ -273,14 +304,15 @@ export class McpConnection {
       this.remember(client);
       this.state = 'connected';
       this.error = undefined;
-      this.publish(tools);
+      this.tools.publish(tools);
+      if (patience.expired) this.options.notify?.(joinedNotice(this.name, tools.length));
       return client;
     } catch (error) {
-      const pinned =
-        this.config.protocol === '2026-07-28' && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed
-          ? '; it does not speak 2026-07-28: set "protocol" to "auto" (or remove it) for this server'
-          : '';
-      const reason = signal.aborted ? `no answer within ${this.connectTimeout / 1000} s` : `${describeConnectError(error)}${pinned}`;
+      const reason = connectFailure(error, {
+        timedOut: limit.expired(),
+        joinTimeout: this.joinTimeout,
+        pinnedModern: this.config.protocol === '2026-07-28',
+      });
       // An authorization the failed attempt started has nobody left to wait for it.
       this.oauth?.abandon();
       // The remembered revision may be why it failed (the server was replaced): probe again.
@@ -291,8 +323,11 @@ export class McpConnection {
         this.error = `${reason}${this.log.hint()}`;
         this.failures++;
         this.lastFailureAt = Date.now();
+        if (patience.expired) this.options.notify?.(givenUpNotice(this.name, this.error, this.logFile));
       }
       throw new Error(this.error ?? reason);
+    } finally {
+      limit.clear();
     }
   }
 
@@ -302,7 +337,8 @@ export class McpConnection {
   }
 
   private connectOptions(signal: AbortSignal): { timeout: number; signal: AbortSignal; prior?: PriorDiscovery } {
-    return { timeout: this.connectTimeout, signal, ...(this.prior ? { prior: this.prior } : {}) };
+    // The handshake's (and probe's) own timeout is the join timeout: `signal` ends it sooner.
+    return { timeout: this.joinTimeout, signal, ...(this.prior ? { prior: this.prior } : {}) };
   }
 
   /** Keeps the revision the server spoke, for the listing and for reconnects in this run. */
@@ -339,41 +375,6 @@ export class McpConnection {
   /** close() may run while open() awaits; a method call keeps TypeScript from narrowing it away. */
   private isClosed(): boolean {
     return this.state === 'closed';
-  }
-
-  private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolInfo[]> {
-    const checked = await listServerTools(client, this.connectTimeout, signal);
-    this.taskSupport = new Map(checked.tools.flatMap((tool) => (tool.taskSupport ? [[tool.name, tool.taskSupport]] : [])));
-    this.toolErrors = checked.errors;
-    for (const line of checked.errors) this.log.line(`skipped ${line}`);
-    return checked.tools;
-  }
-
-  private publish(tools: McpToolInfo[]): void {
-    this.toolCount = tools.length;
-    this.options.onTools(tools);
-  }
-
-  /** tools/list_changed: list again; notifications that arrive meanwhile cause one more pass. */
-  private async refreshTools(client: Client): Promise<void> {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        try {
-          const tools = await this.listTools(client);
-          if (this.client === client) this.publish(tools);
-        } catch (error) {
-          this.log.line(`refreshing tools failed: ${messageOf(error)}`);
-        }
-      } while (this.refreshAgain && this.client === client);
-    })().finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
   }
 
   private lost(client: Client, why: string): void {

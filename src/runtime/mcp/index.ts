@@ -7,6 +7,7 @@ export {
   parseServerRecord,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_JOIN_TIMEOUT_MS,
   type McpServerConfig,
   type McpStdioConfig,
   type McpHttpConfig,

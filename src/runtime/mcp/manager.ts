@@ -77,7 +77,11 @@ export class McpManager {
     }
   }
 
-  /** Resolves when every server's first connection attempt has settled (for one-shot commands). */
+  /**
+   * Resolves when every server's first connection attempt has settled or run for the server's
+   * connect timeout (for one-shot commands); a slower server goes on connecting and its tools
+   * join when it is up.
+   */
   async ready(): Promise<void> {
     await Promise.all(this.firstAttempts);
   }

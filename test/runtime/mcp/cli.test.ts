@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { FAULTY_SERVER, serverEntry, tempDir } from './helpers.js';
 import { buildCli } from '../../cli/helpers.js';
 
@@ -41,6 +41,34 @@ describe('wield mcp', () => {
     expect(output.servers).toEqual([expect.objectContaining({ name: 'faulty', state: 'connected', toolCount: 8 })]);
     expect(output.servers[0].toolErrors).toHaveLength(2);
     expect(output.configErrors).toEqual([expect.objectContaining({ server: 'old', error: expect.stringMatching(/sse/) })]);
+  });
+
+  it('list names a server slower than its connect timeout as connecting, exits 1, and leaves nothing running', async () => {
+    // Held at a gate never opened: it would join a session; a listing ends at its connect timeout.
+    const gate = path.join(tempDir('gate'), 'open');
+    const slowStart = path.join(path.dirname(FAULTY_SERVER), 'slow-start.mjs');
+    const late = { command: process.execPath, args: [slowStart, gate, FAULTY_SERVER], connectTimeout: 300, protocol: '2025-11-25' };
+    const result = await run(process.execPath, [cli, 'mcp', 'list', '--json', '--mcp-config', JSON.stringify({ mcpServers: { late } })], {
+      cwd: project,
+      env: { ...process.env, HOME: home },
+    }).catch((error: { stdout: string; code: number }) => error);
+    expect((result as { code?: number }).code).toBe(1);
+    const output = JSON.parse(result.stdout) as { servers: { name: string; state: string; error?: string }[] };
+    expect(output.servers).toEqual([expect.objectContaining({ name: 'late', state: 'connecting', error: 'no answer within 0.3 s yet' })]);
+    const pid = Number(readFileSync(`${gate}.pids`, 'utf8').trim());
+    await expect
+      .poll(
+        () => {
+          try {
+            process.kill(pid, 0);
+            return 'running';
+          } catch {
+            return 'stopped';
+          }
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('stopped');
   });
 
   it('list in an untrusted folder says its .mcp.json is ignored and how to trust it, every time, on stdout', async () => {

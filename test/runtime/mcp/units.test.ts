@@ -1,4 +1,4 @@
-// Pure parts: names, configuration, annotation flags, result mapping, backoff, HTTP guards.
+// Pure parts: names, configuration, annotation flags, result mapping, backoff, late joins, HTTP guards.
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { assignToolNames, mcpToolName, MAX_TOOL_NAME } from '../../../src/runtim
 import { tokenMatches } from '../../../src/runtime/mcp/serve.js';
 import { checkToolList } from '../../../src/runtime/mcp/tools.js';
 import { declineNotice } from '../../../src/runtime/mcp/elicit.js';
+import { connectFailure, givenUpNotice, joinedNotice, stillConnecting } from '../../../src/runtime/mcp/connect-attempt.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { tempDir } from './helpers.js';
 
 describe('tool names', () => {
@@ -248,6 +250,38 @@ describe('backoff', () => {
     );
     expect(remainingDelay(3, 1_000, 1_500)).toBe(restartDelay(3) - 500);
     expect(remainingDelay(3, 0, 1_000_000)).toBe(0);
+  });
+});
+
+describe('a connection attempt', () => {
+  const attempt = { timedOut: false, joinTimeout: 300_000, pinnedModern: false };
+
+  it('says why it failed: the join timeout when it ran out, else the error, with the fix for a pin', () => {
+    expect(connectFailure(new Error('spawn ENOENT'), { ...attempt, timedOut: true })).toBe('no answer within 300 s');
+    expect(connectFailure(new Error('spawn ENOENT'), attempt)).toBe('spawn ENOENT');
+    const negotiation = new SdkError(SdkErrorCode.EraNegotiationFailed, 'no 2026-07-28');
+    expect(connectFailure(negotiation, { ...attempt, pinnedModern: true })).toMatch(
+      /no 2026-07-28; it does not speak 2026-07-28: set "protocol"/,
+    );
+    expect(connectFailure(negotiation, attempt)).toBe('no 2026-07-28');
+  });
+
+  it('names a late server, the tools it brought and where its output is', () => {
+    expect(stillConnecting(1_500)).toBe('no answer within 1.5 s yet');
+    expect(joinedNotice('late', 1)).toBe('MCP server "late" joined: 1 tool');
+    expect(joinedNotice('late', 8)).toBe('MCP server "late" joined: 8 tools');
+    expect(givenUpNotice('never', 'no answer within 300 s', '/logs/never.log')).toBe(
+      'MCP server "never" did not start, so its tools are missing: no answer within 300 s (its output: /logs/never.log)',
+    );
+    expect(givenUpNotice('never', 'spawn ENOENT', undefined)).toBe(
+      'MCP server "never" did not start, so its tools are missing: spawn ENOENT',
+    );
+  });
+
+  it('takes joinTimeout in a server entry, and refuses one that is not a positive whole number of ms', () => {
+    expect(parseServerConfig({ command: 'x', joinTimeout: 600_000 })).toMatchObject({ ok: true, config: { joinTimeout: 600_000 } });
+    const bad = parseServerConfig({ command: 'x', joinTimeout: -1 });
+    expect(!bad.ok && bad.message).toMatch(/joinTimeout/);
   });
 });
 
