@@ -98,8 +98,25 @@ export function isHttpConfig(config: McpServerConfig): config is McpHttpConfig {
   return config.type === 'http' || config.type === 'streamable-http';
 }
 
+/**
+ * The issues to show. A union's own "Invalid input" hides why (`"oauth": {…}` missing a field is
+ * not `false` either): when one branch got past the value's type, its issues are the reason.
+ */
+function shownIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union') {
+      const deeper = issue.errors.filter((branch) => branch.some((inner) => inner.path.length > 0));
+      if (deeper.length === 1) return shownIssues(deeper[0], path);
+    }
+    return [{ path, message: issue.message }];
+  });
+}
+
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+  return shownIssues(error.issues)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
 }
 
 /** Validates one entry; `type` may be left out when `command` (stdio) or `url` (http) says it. */
