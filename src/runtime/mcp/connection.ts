@@ -97,6 +97,7 @@ export class McpConnection {
     this.log = new ServerLog(options.logDir ? path.join(options.logDir, `${sanitizeNamePart(name)}.log`) : undefined);
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
       this.oauth = new McpOAuthProvider({
+        server: name,
         store: new OAuthStore(oauthFile(options.authDir, name, config.url), config.url),
         serverUrl: config.url,
         config: config.oauth ?? {},
