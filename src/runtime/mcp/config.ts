@@ -26,9 +26,11 @@
 //                    proposes (non-interactive runs); default: asked interactively, declined in -p
 // http only:
 //   oauth            false to never authorize; or {clientId, clientSecret, clientMetadataUrl, scope,
-//                    grant: "authorization_code" | "client_credentials", callbackPort, privateKey
-//                    (PEM, for private_key_jwt), signingAlgorithm (default RS256)}; by default a
-//                    server answering 401 gets the OAuth flow (discovery, registration, PKCE)
+//                    grant: "authorization_code" | "client_credentials" | "cross-app", callbackPort,
+//                    privateKey (PEM, for private_key_jwt), signingAlgorithm (default RS256), idp
+//                    (cross-app only: {issuer | tokenUrl, clientId, clientSecret, idToken |
+//                    idTokenCommand})}; by default a server answering 401 gets the OAuth flow
+//                    (discovery, registration, PKCE)
 import { z } from 'zod';
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -49,20 +51,47 @@ const common = {
   protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional(),
 };
 
+const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
+
+/** The enterprise IdP of the cross-app grant (oauth-cross-app.ts). */
+const idpSchema = z
+  .strictObject({
+    issuer: httpUrl('oauth.idp.issuer').optional(),
+    tokenUrl: httpUrl('oauth.idp.tokenUrl').optional(),
+    clientId: z.string({ error: "required: this client's ID at the IdP" }).min(1, "required: this client's ID at the IdP"),
+    clientSecret: z.string().min(1).optional(),
+    idToken: z.string().min(1).optional(),
+    idTokenCommand: z.string().min(1).optional(),
+  })
+  .refine((idp) => (idp.issuer === undefined) !== (idp.tokenUrl === undefined), {
+    message: 'needs "issuer" (its token endpoint is discovered) or "tokenUrl", one of the two',
+  })
+  .refine((idp) => (idp.idToken === undefined) !== (idp.idTokenCommand === undefined), {
+    message: 'needs "idToken" (e.g. "${IDP_ID_TOKEN}") or "idTokenCommand" (printing one), one of the two',
+  });
+
 const oauthSchema = z
   .strictObject({
     clientId: z.string().min(1).optional(),
     clientSecret: z.string().min(1).optional(),
     clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
     scope: z.string().optional(),
-    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    grant: z.enum(['authorization_code', 'client_credentials', 'cross-app']).optional(),
     callbackPort: z.number().int().min(1).max(65_535).optional(),
     /** PEM (PKCS#8) key signing a private_key_jwt client assertion, instead of a client secret. */
     privateKey: z.string().min(1).optional(),
     signingAlgorithm: z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512']).optional(),
+    idp: idpSchema.optional(),
   })
   .refine((oauth) => !oauth.privateKey || oauth.clientId, {
     message: 'oauth.privateKey needs oauth.clientId: the signed assertion names the client it authenticates',
+  })
+  .refine((oauth) => (oauth.grant === 'cross-app') === (oauth.idp !== undefined), {
+    message: 'oauth.idp goes with "grant": "cross-app", and that grant needs oauth.idp (the enterprise IdP)',
+  })
+  .refine((oauth) => oauth.grant !== 'cross-app' || (oauth.clientId && (oauth.clientSecret || oauth.privateKey)), {
+    message:
+      '"grant": "cross-app" needs oauth.clientId with oauth.clientSecret or oauth.privateKey: the client registered at the MCP server\'s authorization server',
   });
 
 const stdioSchema = z.strictObject({
@@ -103,8 +132,25 @@ export function isHttpConfig(config: McpServerConfig): config is McpHttpConfig {
   return config.type === 'http' || config.type === 'streamable-http';
 }
 
+/**
+ * The issues to show. A union's own "Invalid input" hides why (`"oauth": {…}` missing a field is
+ * not `false` either): when one branch got past the value's type, its issues are the reason.
+ */
+function shownIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union') {
+      const deeper = issue.errors.filter((branch) => branch.some((inner) => inner.path.length > 0));
+      if (deeper.length === 1) return shownIssues(deeper[0], path);
+    }
+    return [{ path, message: issue.message }];
+  });
+}
+
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+  return shownIssues(error.issues)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
 }
 
 /** Validates one entry; `type` may be left out when `command` (stdio) or `url` (http) says it. */
@@ -139,14 +185,27 @@ export function expandEnv(text: string, env: Record<string, string | undefined>)
   );
 }
 
+/** The record with the named fields' `${VAR}`s expanded: secrets usually come from the environment. */
+function expandFields<T extends Record<string, unknown>>(
+  record: T,
+  keys: readonly (keyof T)[],
+  env: Record<string, string | undefined>,
+): T {
+  const expanded = { ...record };
+  for (const key of keys) {
+    const value = expanded[key];
+    if (typeof value === 'string') expanded[key] = expandEnv(value, env) as T[keyof T];
+  }
+  return expanded;
+}
+
 function expandConfig(config: McpServerConfig, env: Record<string, string | undefined>): McpServerConfig {
   const map = (record: Record<string, string> | undefined) =>
     record && Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expandEnv(value, env)]));
   if (isHttpConfig(config)) {
     const oauth = config.oauth && {
-      ...config.oauth,
-      ...(config.oauth.clientSecret ? { clientSecret: expandEnv(config.oauth.clientSecret, env) } : {}),
-      ...(config.oauth.privateKey ? { privateKey: expandEnv(config.oauth.privateKey, env) } : {}),
+      ...expandFields(config.oauth, ['clientSecret', 'privateKey'], env),
+      ...(config.oauth.idp ? { idp: expandFields(config.oauth.idp, ['clientSecret', 'idToken'], env) } : {}),
     };
     return { ...config, url: expandEnv(config.url, env), headers: map(config.headers), ...(oauth ? { oauth } : {}) };
   }

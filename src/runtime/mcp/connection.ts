@@ -103,6 +103,7 @@ export class McpConnection {
     this.tools = new ServerTools({ timeout: this.connectTimeout, log: (line) => this.log.line(line), onTools: options.onTools });
     if (isHttpConfig(config) && options.authDir && config.oauth !== false) {
       this.oauth = new McpOAuthProvider({
+        server: name,
         store: new OAuthStore(oauthFile(options.authDir, name, config.url), config.url),
         serverUrl: config.url,
         config: config.oauth ?? {},

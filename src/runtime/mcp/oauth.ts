@@ -3,7 +3,8 @@
 // (dynamic registration, or a client ID metadata document URL), runs PKCE with the `resource`
 // parameter and refreshes tokens; this provider stores what it is given (oauth-store.ts) and
 // sends the person to the authorization page (oauth-callback.ts). Machine clients use the
-// client-credentials grant with a configured client ID and secret. Servers of the 2025-03-26
+// client-credentials grant with a configured client ID and secret; enterprise-managed clients the
+// cross-app grant, an ID-JAG from their IdP (oauth-cross-app.ts). Servers of the 2025-03-26
 // revision (no protected-resource metadata) are discovered here first (oauth-legacy.ts).
 import { randomUUID } from 'node:crypto';
 import {
@@ -20,6 +21,8 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { listenForCallback, openInBrowser, type CallbackListener } from './oauth-callback.js';
+import { type CrossAppIdpConfig, JWT_BEARER_GRANT, jwtBearerRequest, requestIdJag } from './oauth-cross-app.js';
+import { guardedFetch } from './guarded-fetch.js';
 import { discoverLegacyState } from './oauth-legacy.js';
 import type { OAuthStore } from './oauth-store.js';
 import { messageOf } from '../util/message.js';
@@ -31,17 +34,25 @@ export interface McpOAuthConfig {
   /** An https URL of this client's metadata document, used as client_id where the server supports it. */
   clientMetadataUrl?: string;
   scope?: string;
-  /** `client_credentials` for machine clients (needs clientId and clientSecret); default authorization_code. */
-  grant?: 'authorization_code' | 'client_credentials';
+  /**
+   * `client_credentials` for machine clients (needs clientId and clientSecret); `cross-app` for
+   * an ID-JAG from the enterprise IdP `idp` (needs clientId and a secret or key too); default
+   * authorization_code.
+   */
+  grant?: 'authorization_code' | 'client_credentials' | 'cross-app';
   /** Local port of the redirect URI (default: one picked once and kept). */
   callbackPort?: number;
   /** PEM (PKCS#8) key: the client authenticates with a signed JWT (private_key_jwt, RFC 7523). */
   privateKey?: string;
   /** The assertion's algorithm, matching the key (default RS256). */
   signingAlgorithm?: string;
+  /** The enterprise IdP of the cross-app grant. */
+  idp?: CrossAppIdpConfig;
 }
 
 export interface OAuthProviderOptions {
+  /** The server's name, for the network guard's messages. */
+  server: string;
   store: OAuthStore;
   /** The MCP server's URL. */
   serverUrl: string;
@@ -65,6 +76,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   /** Whether a 401 or 403 challenge of the server named its protected-resource metadata. */
   private challengedWithResourceMetadata = false;
   private started = 0;
+  /** What the SDK's discovery found, the cross-app grant's audience and resource. */
+  private issuer?: string;
+  private resource?: string;
+  private idpFetch?: FetchLike;
   /** Set with a private key: the SDK calls it to sign each token request's client assertion. */
   readonly addClientAuthentication?: AddClientAuthentication;
 
@@ -90,8 +105,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.options.config.clientMetadataUrl;
   }
 
+  /** A grant with no authorization page. */
   private get machine(): boolean {
-    return this.options.config.grant === 'client_credentials';
+    return this.options.config.grant === 'client_credentials' || this.options.config.grant === 'cross-app';
   }
 
   get redirectUrl(): string | undefined {
@@ -99,11 +115,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    const { clientSecret, privateKey, scope } = this.options.config;
+    const { clientSecret, privateKey, scope, grant } = this.options.config;
     return {
       client_name: 'wield',
       redirect_uris: this.machine ? [] : [String(this.redirectUrl)],
-      grant_types: this.machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      grant_types:
+        grant === 'cross-app' ? [JWT_BEARER_GRANT] : this.machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
       response_types: this.machine ? [] : ['code'],
       token_endpoint_auth_method: privateKey ? 'private_key_jwt' : clientSecret ? 'client_secret_basic' : 'none',
       ...(scope ? { scope } : {}),
@@ -185,7 +202,29 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.issuer = issuer;
+  }
+
+  saveResourceUrl(resource: string): void {
+    this.resource = resource;
+  }
+
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    const { grant, idp } = this.options.config;
+    if (grant === 'cross-app' && idp) {
+      // The IdP is the person's configured choice: its host is trusted like the server's own.
+      this.idpFetch ??= guardedFetch({ server: this.options.server, url: String(idp.tokenUrl ?? idp.issuer) });
+      const assertion = await requestIdJag({
+        idp,
+        authorizationServer: this.issuer,
+        resource: this.resource,
+        scope,
+        fetch: this.idpFetch,
+        env: this.options.env ?? process.env,
+      });
+      return jwtBearerRequest(assertion, scope);
+    }
     if (!this.machine) return undefined;
     return new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
   }
@@ -201,6 +240,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.options.config.grant === 'cross-app')
+      throw new Error('the cross-app grant has no authorization page; check oauth.clientId, its secret or key, and oauth.idp');
     if (this.machine) throw new Error('the client-credentials grant has no authorization page; check clientId and clientSecret');
     this.listener?.close();
     this.started++;

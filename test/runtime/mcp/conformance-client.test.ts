@@ -38,6 +38,7 @@ const SCENARIOS = [
   'auth/offline-access-not-supported',
   'auth/client-credentials-basic',
   'auth/client-credentials-jwt',
+  'auth/cross-app-access-complete-flow',
 ];
 
 /**

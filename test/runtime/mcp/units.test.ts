@@ -336,3 +336,12 @@ describe('oauth private_key_jwt settings', () => {
     expect(weak.ok).toBe(false);
   });
 });
+
+describe('a refused oauth entry', () => {
+  it('names the field at fault, not the union around it', () => {
+    const parsed = parseServerConfig({ type: 'http', url: 'https://example.com/mcp', oauth: { clientId: 5 } });
+    expect(parsed).toEqual({ ok: false, message: 'oauth.clientId: Invalid input: expected string, received number' });
+    const neither = parseServerConfig({ type: 'http', url: 'https://example.com/mcp', oauth: 'yes' });
+    expect(neither).toEqual({ ok: false, message: 'oauth: Invalid input' });
+  });
+});

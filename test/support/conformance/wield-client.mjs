@@ -18,7 +18,13 @@ const CALLS = {
   'elicitation-sep1034-client-defaults': ['test_client_elicitation_defaults', {}],
   'sse-retry': ['test_reconnection', {}],
 };
-const LIST_ONLY = new Set(['initialize', 'auth/client-credentials-basic', 'auth/client-credentials-jwt', 'auth/pre-registration']);
+const LIST_ONLY = new Set([
+  'initialize',
+  'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
+  'auth/pre-registration',
+  'auth/cross-app-access-complete-flow',
+]);
 
 function oauthFor(name) {
   if (name === 'auth/client-credentials-basic') {
@@ -30,6 +36,16 @@ function oauthFor(name) {
       clientId: context.client_id,
       privateKey: context.private_key_pem,
       signingAlgorithm: context.signing_algorithm,
+    };
+  }
+  if (name === 'auth/cross-app-access-complete-flow') {
+    // The ID token comes through the environment, as a person's would (see the spawn below). The
+    // suite's IdP publishes OpenID metadata without the fields OpenID requires: its token URL is given.
+    return {
+      grant: 'cross-app',
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      idp: { tokenUrl: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: '${IDP_ID_TOKEN}' },
     };
   }
   if (name === 'auth/pre-registration') return { clientId: context.client_id, clientSecret: context.client_secret };
@@ -56,7 +72,13 @@ const home = mkdtempSync(path.join(os.tmpdir(), 'wield-conformance-client-'));
 const browser = path.join(path.dirname(fileURLToPath(import.meta.url)), 'browser.mjs');
 const result = spawnSync(process.execPath, [process.env.WIELD_CLI, ...command], {
   cwd: home,
-  env: { PATH: process.env.PATH, HOME: home, WIELD_HOME: home, BROWSER: `${JSON.stringify(process.execPath)} ${JSON.stringify(browser)}` },
+  env: {
+    PATH: process.env.PATH,
+    HOME: home,
+    WIELD_HOME: home,
+    BROWSER: `${JSON.stringify(process.execPath)} ${JSON.stringify(browser)}`,
+    ...(context.idp_id_token ? { IDP_ID_TOKEN: context.idp_id_token } : {}),
+  },
   encoding: 'utf8',
   timeout: 60_000,
 });
