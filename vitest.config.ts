@@ -27,6 +27,6 @@ export default defineConfig({
     // The JSON report lets CI print one plain closing line with the counts.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/results.json' },
-    maxWorkers: 2,
+    maxWorkers: 3,
   },
 });
