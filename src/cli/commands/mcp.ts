@@ -17,6 +17,7 @@ interface ServeFlags extends CliFlags {
   maxSessions?: number;
   idleTimeout?: number;
   redis?: string;
+  stallLimit?: number;
   taskAfter?: number;
 }
 
@@ -26,12 +27,17 @@ function parseCount(value: string): number {
   return n;
 }
 
-function parseSeconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new InvalidArgumentError(`expected a number of seconds above 0 (e.g. 2 or 0.5), got ${JSON.stringify(value)}`);
-  return n;
-}
+/** Seconds above 0, or 0 too where 0 turns the limit off. */
+const secondsParser =
+  (zeroTurnsOff: boolean) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroTurnsOff))
+      throw new InvalidArgumentError(
+        `expected a number of seconds ${zeroTurnsOff ? '(0 turns it off)' : 'above 0'} (e.g. 2 or 0.5), got ${JSON.stringify(value)}`,
+      );
+    return n;
+  };
 
 function parseRedisUrl(value: string): string {
   if (!/^rediss?:\/\/./.test(value))
@@ -119,11 +125,15 @@ async function serve(flags: ServeFlags): Promise<number> {
     throw new SetupError(
       'wield mcp serve: --redis and --task-after apply to --http only (stdio has one client and no replicas); add --http PORT.',
     );
+  if (flags.stallLimit !== undefined && flags.redis === undefined)
+    throw new SetupError('wield mcp serve: --stall-limit watches a replica on Redis; add --redis URL (or drop --stall-limit).');
   // Loaded only with a Redis URL; a wrong URL fails here, before anything is served.
   const store =
     flags.redis === undefined
       ? undefined
-      : await (await import('../../runtime/mcp/gateway-redis.js')).RedisGatewayStore.connect(flags.redis);
+      : await (await import('../../runtime/mcp/gateway-redis.js')).RedisGatewayStore.connect(flags.redis, {
+          stallLimitMs: flags.stallLimit === undefined ? undefined : flags.stallLimit * 1000,
+        });
   // stdout carries the protocol in stdio mode: everything for people goes to stderr.
   const runtime = await createCliRuntime({ cwd: process.cwd(), flags });
   try {
@@ -175,9 +185,14 @@ export function register(program: Command): void {
       .option('--idle-timeout <seconds>', 'close an HTTP session idle for this long (default 900)', parseCount)
       .option('--redis <url>', 'share 2026-07-28 state (Tasks, used requestStates) with other replicas in this Redis', parseRedisUrl)
       .option(
+        '--stall-limit <seconds>',
+        'with --redis: end this replica when its main thread has not answered this long, so its tasks read as lost (default 30; 0 never)',
+        secondsParser(true),
+      )
+      .option(
         '--task-after <seconds>',
         'a call still running after this long becomes a Task, for clients that declared Tasks (default 2)',
-        parseSeconds,
+        secondsParser(false),
       ),
   );
   serveCommand.action(run(() => serve(serveCommand.optsWithGlobals<ServeFlags>())));

@@ -19,6 +19,20 @@ export const DEFAULT_BEAT_MS = 1_000;
 /** Renewals a liveness key outlives: a killed replica's tasks read as lost within this many beats. */
 export const LIVENESS_BEATS = 5;
 
+/**
+ * A replica whose main thread has not turned its event loop for this long is hung, and its
+ * heartbeat worker ends it (gateway-heartbeat.ts). Far above any synchronous step wield takes:
+ * at a load average of 9 on 2 cores the loop still turned within ~1 s (mcp-scale bench).
+ */
+export const DEFAULT_STALL_LIMIT_MS = 30_000;
+
+export interface RedisStoreOptions {
+  /** How often the liveness key is renewed (default 1 s); it lives LIVENESS_BEATS beats. */
+  beatMs?: number;
+  /** A main thread silent this long ends the process (default 30 s; 0 never). */
+  stallLimitMs?: number;
+}
+
 interface RedisLike {
   connect(): Promise<unknown>;
   get(key: string): Promise<string | null>;
@@ -36,10 +50,12 @@ export class RedisGatewayStore implements GatewayStore {
     private readonly client: RedisLike,
     readonly replica: string,
     private readonly heartbeat: Worker,
+    private readonly ticker: NodeJS.Timeout,
   ) {}
 
-  /** Connects and starts the heartbeat (renewed every `beatMs`); a wrong URL fails here, before serving. */
-  static async connect(url: string, beatMs = DEFAULT_BEAT_MS): Promise<RedisGatewayStore> {
+  /** Connects and starts the heartbeat and watchdog; a wrong URL fails here, before serving. */
+  static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisGatewayStore> {
+    const { beatMs = DEFAULT_BEAT_MS, stallLimitMs = DEFAULT_STALL_LIMIT_MS } = options;
     const loaded: typeof import('@redis/client') & { default?: typeof import('@redis/client') } = await import('@redis/client');
     // Bundled into a split chunk, the CommonJS package's exports arrive as `default` only.
     const { createClient } = loaded.default ?? loaded;
@@ -55,8 +71,10 @@ export class RedisGatewayStore implements GatewayStore {
     }
     const replica = randomUUID();
     try {
-      const heartbeat = await startHeartbeat({ url, key: replicaKey(replica), beatMs, ttlMs: LIVENESS_BEATS * beatMs });
-      return new RedisGatewayStore(client, replica, heartbeat);
+      const heartbeat = await startHeartbeat({ url, key: replicaKey(replica), beatMs, ttlMs: LIVENESS_BEATS * beatMs, stallLimitMs });
+      // The watchdog's proof of life: a turn of this thread's event loop.
+      const ticker = setInterval(() => heartbeat.postMessage(0), beatMs).unref();
+      return new RedisGatewayStore(client, replica, heartbeat, ticker);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -114,6 +132,7 @@ export class RedisGatewayStore implements GatewayStore {
 
   /** Stops the heartbeat and withdraws the liveness key: tasks still running here read as lost at once. */
   async close(): Promise<void> {
+    clearInterval(this.ticker);
     await this.heartbeat.terminate();
     await this.client.del(replicaKey(this.replica)).catch(() => undefined);
     await this.client.close().catch(() => undefined);

@@ -168,4 +168,19 @@ describe('wield mcp', () => {
     expect(failure.code).toBe(2);
     expect(failure.stderr).toContain('add --token TOKEN');
   });
+
+  it.each([
+    [['--http', '0', '--stall-limit', '10'], 'add --redis URL (or drop --stall-limit)'],
+    [['--http', '0', '--redis', 'redis://127.0.0.1:1', '--stall-limit', 'soon'], 'expected a number of seconds (0 turns it off)'],
+  ])('serve %j is a usage error naming the fix', async (args, fix) => {
+    const failure = await run(process.execPath, [cli, 'mcp', 'serve', ...args], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain(fix);
+  });
 });

@@ -1,6 +1,7 @@
 // Replica liveness on a real redis-server: a replica whose main thread is blocked for longer than
 // its liveness key lives keeps its tasks (the key is renewed by a worker thread), while the tasks
-// of a killed replica read as lost on the others, so that clients call the tool again.
+// of a killed replica read as lost on the others, so that clients call the tool again. A replica
+// whose main thread stays blocked past its stall limit is ended by its own watchdog.
 import { type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,18 +17,25 @@ if (missing) console.warn('gateway-liveness tests skipped: redis-server not inst
 
 const BEAT_MS = 200;
 const TTL_MS = LIVENESS_BEATS * BEAT_MS;
+/** Far above the 4 s freeze the first test survives. */
+const LONG_STALL_LIMIT_MS = 30_000;
+const SHORT_STALL_LIMIT_MS = 2 * TTL_MS;
 
 interface Replica {
   url: string;
   child: ChildProcessByStdio<Writable, Readable, Readable>;
   /** Lines it printed so far. */
   lines: string[];
+  stderr(): string;
   printed(line: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-function startReplica(entry: string, redisUrl: string, cwd: string): Promise<Replica> {
-  const child = spawn(process.execPath, [entry, redisUrl, String(BEAT_MS)], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+function startReplica(entry: string, redisUrl: string, cwd: string, stallLimitMs: number): Promise<Replica> {
+  const child = spawn(process.execPath, [entry, redisUrl, String(BEAT_MS), String(stallLimitMs)], {
+    cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let stderr = '';
   let buffered = '';
@@ -52,6 +60,7 @@ function startReplica(entry: string, redisUrl: string, cwd: string): Promise<Rep
           url,
           child,
           lines,
+          stderr: () => stderr,
           printed,
           stop: async () => {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -73,7 +82,8 @@ beforeAll(async () => {
   project = tempDir('liveness');
   redis = await startRedis(tempDir('liveness-redis'));
   const url = redis.url;
-  replicas = await Promise.all([0, 1, 2].map(() => startReplica(entry, url, project)));
+  const limits = [LONG_STALL_LIMIT_MS, LONG_STALL_LIMIT_MS, LONG_STALL_LIMIT_MS, SHORT_STALL_LIMIT_MS];
+  replicas = await Promise.all(limits.map((limit) => startReplica(entry, url, project, limit)));
 }, 90_000);
 
 afterAll(async () => {
@@ -122,6 +132,22 @@ describe.skipIf(missing)('replica liveness on Redis', () => {
     expect(await taskOn(other.url, taskId)).toMatchObject({
       statusMessage: expect.stringContaining('replica running this task stopped'),
       error: { code: -32603, message: expect.stringContaining('call the tool again') },
+    });
+  }, 60_000);
+
+  it('a replica whose main thread stays blocked past its stall limit ends itself, and its tasks read as lost', async () => {
+    const [, other, , hung] = replicas;
+    const { taskId } = await heldTask(hung.url, 'hung.fifo');
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => hung.child.once('exit', (_code, signal) => resolve(signal)));
+    // Blocked far longer than the test waits: only the watchdog can end it.
+    hung.child.stdin.write('freeze 600000\n');
+    await hung.printed('frozen');
+    expect(await exited).toBe('SIGKILL');
+    expect(hung.stderr()).toMatch(/main thread has not answered for \d+ s; it stops so its tasks read as lost/);
+    // The worker withdrew the key before ending the process: lost at once, not a ttl later.
+    expect(await taskOn(other.url, taskId)).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringContaining('call the tool again') },
     });
   }, 60_000);
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   cleanup = built.cleanup;
   project = tempDir('wield-replicas-');
   redis = await startRedis(tempDir('wield-redis-'));
-  const args = ['--redis', redis.url, '--task-after', '0.3', '--allow', 'Bash(sleep *)'];
+  const args = ['--redis', redis.url, '--stall-limit', '20', '--task-after', '0.3', '--allow', 'Bash(sleep *)'];
   const env = cleanEnv(tempDir('wield-replicas-home-'));
   replicas = await Promise.all([0, 1, 2].map(() => startGateway(built.cli, args, { cwd: project, env })));
   balancer = await startHaproxy(

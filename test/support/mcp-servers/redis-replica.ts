@@ -1,4 +1,4 @@
-// A gateway replica on Redis for the liveness tests: `node redis-replica.js REDIS_URL BEAT_MS`
+// A gateway replica on Redis for the liveness tests: `node redis-replica.js REDIS_URL BEAT_MS STALL_LIMIT_MS`
 // serves the test pool over HTTP (2026-07-28 calls become tasks after 0.2 s) and prints
 // `listening on URL`. A line `freeze MS` on stdin blocks its main thread for that long
 // (Atomics.wait: not one turn of the event loop) between the lines `frozen` and `thawed` on
@@ -14,7 +14,7 @@ import { defineTool } from '../../../src/runtime/tool/define.js';
 import { createSession } from '../../../src/runtime/tool/session.js';
 import { gatewayRegistry } from './gateway-tools.js';
 
-const [url, beatMs] = process.argv.slice(2);
+const [url, beatMs, stallLimitMs] = process.argv.slice(2);
 const registry = gatewayRegistry();
 registry.register(
   defineTool({
@@ -27,7 +27,7 @@ registry.register(
   }),
 );
 const rt = createRuntime({ registry, session: createSession({ cwd: process.cwd() }), policy: allowAll });
-const store = await RedisGatewayStore.connect(url, Number(beatMs));
+const store = await RedisGatewayStore.connect(url, { beatMs: Number(beatMs), stallLimitMs: Number(stallLimitMs) });
 const handle = await serveMcp({
   registry,
   rt,
