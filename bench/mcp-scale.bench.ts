@@ -5,8 +5,11 @@
 // started. Clients retry as the spec allows: a request that got no JSON-RPC answer (connection
 // lost, 502/503) is sent again; a task reported failed because its replica stopped is called
 // again. Counted: calls that failed anyway, task results lost, delivered twice or to the wrong
-// call, executions, and each gateway process's RSS.
-// Usage: npm run bench -- mcp-scale   (MCP_SCALE_CLIENTS=N, default 200; MCP_SCALE_TASK_S, default 3)
+// call, executions, and each gateway process's RSS, sampled every second. With MCP_SCALE_ROUNDS
+// above 1 the same load runs again on the same processes (the kill in the first round only), so
+// RSS after each round shows whether memory stays flat.
+// Usage: npm run bench -- mcp-scale   (MCP_SCALE_CLIENTS=N, default 200; MCP_SCALE_TASK_S, default 3;
+// MCP_SCALE_ROUNDS, default 1)
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +20,7 @@ import { type Service, startHaproxy, startRedis, which } from '../test/support/s
 
 const CLIENTS = Number(process.env.MCP_SCALE_CLIENTS ?? 200);
 const TASK_S = Number(process.env.MCP_SCALE_TASK_S ?? 3);
+const ROUNDS = Number(process.env.MCP_SCALE_ROUNDS ?? 1);
 const ATTEMPTS = 8;
 
 interface Tally {
@@ -27,6 +31,8 @@ interface Tally {
   rerunAfterLostReplica: number;
   results: Map<number, number>;
   wrongResult: number;
+  /** The first few failures and wrong results, as they read: what to look into. */
+  samples: string[];
 }
 
 const newTally = (): Tally => ({
@@ -37,7 +43,12 @@ const newTally = (): Tally => ({
   rerunAfterLostReplica: 0,
   results: new Map(),
   wrongResult: 0,
+  samples: [],
 });
+
+function sample(tally: Tally, what: string, value: unknown): void {
+  if (tally.samples.length < 6) tally.samples.push(`${what}: ${JSON.stringify(value).slice(0, 400)}`);
+}
 
 function rssMb(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
@@ -67,7 +78,10 @@ async function send(url: string, tally: Tally, method: string, params: Record<st
 
 async function shortCall(url: string, tally: Tally, dir: string): Promise<void> {
   const reply = await send(url, tally, 'tools/call', { name: 'LS', arguments: { path: dir } });
-  if (reply?.body.result?.resultType !== 'complete' || reply.body.result.isError) tally.failedCalls++;
+  if (reply?.body.result?.resultType !== 'complete' || reply.body.result.isError) {
+    tally.failedCalls++;
+    sample(tally, 'short call failed', reply?.body ?? 'no answer');
+  }
 }
 
 async function taskCall(url: string, tally: Tally, id: number, runs: string, onStarted: () => void): Promise<void> {
@@ -75,7 +89,10 @@ async function taskCall(url: string, tally: Tally, id: number, runs: string, onS
   for (let attempt = 0; attempt < 3; attempt++) {
     const reply = await send(url, tally, 'tools/call', { name: 'Bash', arguments: { command } });
     const first = reply?.body.result;
-    if (!first) break;
+    if (!first) {
+      sample(tally, 'task call failed', reply?.body ?? 'no answer');
+      break;
+    }
     let final: Record<string, unknown> | undefined = first;
     if (first.resultType === 'task') {
       tally.tasks++;
@@ -84,7 +101,11 @@ async function taskCall(url: string, tally: Tally, id: number, runs: string, onS
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, Number(first.pollIntervalMs ?? 1000)));
         const polled = (await send(url, tally, 'tasks/get', { taskId }))?.body.result;
-        if (!polled) break;
+        if (!polled) {
+          sample(tally, 'tasks/get failed', taskId);
+          final = undefined;
+          break;
+        }
         if (polled.status !== 'working') {
           final = polled;
           break;
@@ -96,10 +117,16 @@ async function taskCall(url: string, tally: Tally, id: number, runs: string, onS
       }
       final = final?.status === 'completed' ? (final.result as Record<string, unknown>) : undefined;
     }
-    if (!final || final.isError) break;
+    if (!final || final.isError) {
+      sample(tally, 'task failed', final ?? 'no final state');
+      break;
+    }
     tally.results.set(id, (tally.results.get(id) ?? 0) + 1);
     const named = [...resultText(final).matchAll(/result-(\d+)/g)].map((match) => Number(match[1]));
-    if (named.length === 0 || named.some((n) => n !== id)) tally.wrongResult++;
+    if (named.length === 0 || named.some((n) => n !== id)) {
+      tally.wrongResult++;
+      sample(tally, `wrong result for ${id}`, final);
+    }
     return;
   }
   tally.failedCalls++;
@@ -110,6 +137,13 @@ async function run(label: string, url: string, pids: () => (number | undefined)[
   mkdirSync(runs, { recursive: true });
   const tally = newTally();
   const rssBefore = pids().map(rssMb);
+  const rssPeak = rssBefore.map(() => 0);
+  const sampler = setInterval(() => {
+    pids().forEach((pid, index) => {
+      const mb = rssMb(pid);
+      if (mb > rssPeak[index]) rssPeak[index] = mb;
+    });
+  }, 1_000);
   let started = 0;
   let killed = false;
   const onStarted = () => {
@@ -128,6 +162,7 @@ async function run(label: string, url: string, pids: () => (number | undefined)[
     }),
   );
   const seconds = (performance.now() - startedAt) / 1000;
+  clearInterval(sampler);
   let executions = 0;
   for (let id = 0; id < CLIENTS; id++) {
     try {
@@ -154,8 +189,21 @@ async function run(label: string, url: string, pids: () => (number | undefined)[
     wrongResults: tally.wrongResult,
     executions,
     rssMbBefore: rssBefore,
+    rssMbPeak: rssPeak,
     rssMbAfter: pids().map(rssMb),
+    samples: tally.samples,
   };
+}
+
+/** The same load ROUNDS times on the same processes, each round in its own folder. */
+async function rounds(label: string, url: string, pids: () => (number | undefined)[], dir: string, kill?: () => void) {
+  const results = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const result = await run(`${label}, round ${round}`, url, pids, path.join(dir, `round-${round}`), round === 1 ? kill : undefined);
+    console.error(JSON.stringify(result));
+    results.push(result);
+  }
+  return results;
 }
 
 async function main(): Promise<void> {
@@ -172,9 +220,8 @@ async function main(): Promise<void> {
     const soloDir = tempDir('wield-scale-solo-');
     const solo = await startGateway(cli, args, { cwd: soloDir, env });
     stops.push(solo.stop);
-    const one = await run('one process (memory store)', solo.url, () => [solo.child.pid], soloDir);
+    const one = await rounds('one process (memory store)', solo.url, () => [solo.child.pid], soloDir);
     await solo.stop();
-    console.error(JSON.stringify(one));
 
     const dir = tempDir('wield-scale-replicas-');
     const redis: Service = await startRedis(tempDir('wield-scale-redis-'));
@@ -188,7 +235,7 @@ async function main(): Promise<void> {
       replicas.map((replica) => replica.url),
     );
     stops.push(balancer.stop);
-    const three = await run(
+    const three = await rounds(
       'three replicas + Redis behind haproxy, one killed mid-run',
       balancer.url,
       () =>
@@ -196,7 +243,7 @@ async function main(): Promise<void> {
       dir,
       () => replicas[1].child.kill('SIGKILL'),
     );
-    console.log(JSON.stringify({ taskSeconds: TASK_S, results: [one, three] }, null, 2));
+    console.log(JSON.stringify({ taskSeconds: TASK_S, results: [...one, ...three] }, null, 2));
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     cleanup();

@@ -32,11 +32,12 @@ function environOf(pid: number): Buffer | undefined {
   }
 }
 
-/** The process group of `pid`, from /proc/<pid>/stat (`pid (comm) state ppid pgrp …`; comm may hold spaces). */
-function groupOf(pid: number): number | undefined {
+/** State and process group of `pid`, from /proc/<pid>/stat (`pid (comm) state ppid pgrp …`; comm may hold spaces). */
+function statOf(pid: number): { state: string; group: number } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, group: Number(group) };
   } catch {
     return undefined;
   }
@@ -50,34 +51,76 @@ function commandOf(pid: number): string {
   }
 }
 
-/**
- * Processes whose environment has `needle` at the start of a variable, or that are in the group
- * `groupLeader` leads: a process in the middle of exec can show an empty environ for a moment.
- */
-function scan(needle: Buffer, groupLeader?: number): MarkedProcess[] {
-  if (process.platform !== 'linux') return [];
+interface ProcessEntry {
+  pid: number;
+  environ: Buffer | undefined;
+  /** Read on first use: only scans that name a group need it. */
+  group?: number | null;
+}
+
+function readProcesses(): ProcessEntry[] {
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc');
   } catch {
     return [];
   }
-  const inner = Buffer.concat([Buffer.of(0), needle]);
-  const found: MarkedProcess[] = [];
+  const processes: ProcessEntry[] = [];
   for (const entry of entries) {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    const env = environOf(pid);
-    const marked = env !== undefined && (env.subarray(0, needle.length).equals(needle) || env.includes(inner));
-    if (marked || (groupLeader !== undefined && groupOf(pid) === groupLeader)) found.push({ pid, command: commandOf(pid) });
+    if (Number.isInteger(pid) && pid !== process.pid) processes.push({ pid, environ: environOf(pid) });
+  }
+  return processes;
+}
+
+let turnSnapshot: ProcessEntry[] | undefined;
+
+/**
+ * The machine's processes as read once per turn of the event loop. Commands that end together end
+ * in one turn (a gateway running 1,000 at once saw ~200 exits per turn), and each exit looks for
+ * what its command left running: with ~3,000 processes a pass over /proc took ~60 ms, so a pass
+ * per exit blocked the loop for 12 s at a time (mcp-scale bench). One pass now serves the turn.
+ */
+function processesThisTurn(): ProcessEntry[] {
+  if (turnSnapshot === undefined) {
+    turnSnapshot = readProcesses();
+    setImmediate(() => (turnSnapshot = undefined));
+  }
+  return turnSnapshot;
+}
+
+function hasMark(env: Buffer | undefined, needle: Buffer, inner: Buffer): boolean {
+  return env !== undefined && (env.subarray(0, needle.length).equals(needle) || env.includes(inner));
+}
+
+/**
+ * Processes whose environment has `needle` at the start of a variable, or that are in the group
+ * `groupLeader` leads: a process in the middle of exec can show an empty environ for a moment.
+ * `processes` may be this turn's snapshot, so each one found is read again: it may have ended
+ * since (or be a zombie), or its pid gone to another process.
+ */
+function scan(processes: ProcessEntry[], needle: Buffer, groupLeader?: number): MarkedProcess[] {
+  const inner = Buffer.concat([Buffer.of(0), needle]);
+  const found: MarkedProcess[] = [];
+  for (const entry of processes) {
+    const marked = hasMark(entry.environ, needle, inner);
+    if (!marked && groupLeader !== undefined && entry.group === undefined) entry.group = statOf(entry.pid)?.group ?? null;
+    if (!marked && (groupLeader === undefined || entry.group !== groupLeader)) continue;
+    const now = statOf(entry.pid);
+    if (now === undefined || now.state === 'Z') continue;
+    if (hasMark(environOf(entry.pid), needle, inner) || now.group === groupLeader)
+      found.push({ pid: entry.pid, command: commandOf(entry.pid) });
   }
   return found;
 }
 
+const markNeedle = (mark: string): Buffer => Buffer.from(`${MARK_VAR}=${mark}\0`);
+
 /** Live processes carrying exactly this mark, and those in the group `groupLeader` leads. */
 export function markedProcesses(mark: string, groupLeader?: number): MarkedProcess[] {
+  if (process.platform !== 'linux') return [];
   // The NUL ends the variable in environ, so mark `x.1` never matches `x.10`.
-  return scan(Buffer.from(`${MARK_VAR}=${mark}\0`), groupLeader);
+  return scan(processesThisTurn(), markNeedle(mark), groupLeader);
 }
 
 function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
@@ -90,15 +133,21 @@ function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
   }
 }
 
-/** Signals the process group led by `groupLeader` (if any) and every process with the mark. */
-export function signalMarked(mark: string, signal: NodeJS.Signals, groupLeader?: number): number {
-  if (groupLeader !== undefined) signalAll([-groupLeader], signal);
-  const marked = markedProcesses(mark);
+/**
+ * Signals every process with the mark and every process in the group `group.leader` leads. The
+ * group as a whole (`kill(-leader)`, atomic against a fork) only while its leader is not reaped:
+ * after that an emptied group's number can be handed to a new process, and here pid_max is
+ * 32,768 (the mcp-scale bench went round it within one run), so a late kill could reach another
+ * command. Members are then those /proc shows in the group now.
+ */
+export function signalMarked(mark: string, signal: NodeJS.Signals, group?: { leader: number; reaped: boolean }): number {
+  if (group !== undefined && !group.reaped) signalAll([-group.leader], signal);
+  const found = markedProcesses(mark, group?.leader);
   signalAll(
-    marked.map((p) => p.pid),
+    found.map((p) => p.pid),
     signal,
   );
-  return marked.length;
+  return found.length;
 }
 
 const live = new Set<string>();
@@ -113,7 +162,8 @@ export function holdMark(mark: string): () => void {
 /** Kills (SIGKILL, synchronously) every process any mark of this wield process still has. */
 export function killAllMarked(): number {
   if (live.size === 0) return 0;
-  const marked = scan(Buffer.from(`${MARK_VAR}=${owner}.`));
+  // Read afresh: this runs as wield ends, when this turn's snapshot may be behind.
+  const marked = process.platform === 'linux' ? scan(readProcesses(), Buffer.from(`${MARK_VAR}=${owner}.`)) : [];
   signalAll(
     marked.map((p) => p.pid),
     'SIGKILL',
