@@ -88,7 +88,10 @@ function buildProgram(): Command {
 
   const tools = addJsonOption(
     addRuntimeOptions(
-      program.command('tools').description('list the tool pool: name, source, readOnly, concurrencySafe, destructive, deferred'),
+      program
+        .command('tools')
+        .description('list the tool pool: name, source, readOnly, concurrencySafe, destructive, deferred')
+        .option('--schemas', "with --json, each tool's input JSON Schema as wield holds it (providers get a per-dialect copy)"),
     ),
   );
   tools.action(

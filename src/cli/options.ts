@@ -36,6 +36,8 @@ export interface CliFlags {
   continue?: boolean;
   trust?: boolean;
   json?: boolean;
+  /** `wield tools --json --schemas`: rows carry each tool's input schema. */
+  schemas?: boolean;
 }
 
 /** Commander reducer for repeatable flags. */

@@ -1,5 +1,5 @@
 // The rows of `wield tools`: each tool's flags, evaluated for an empty input. Pure.
-import type { AnyTool } from '../runtime/tool/types.js';
+import type { AnyTool, JSONSchema } from '../runtime/tool/types.js';
 
 export interface ToolRow {
   name: string;
@@ -8,6 +8,8 @@ export interface ToolRow {
   concurrencySafe: boolean;
   destructive: boolean;
   deferred: boolean;
+  /** With `--schemas`: the input JSON Schema the tool is validated against. */
+  inputSchema?: JSONSchema;
 }
 
 /** A flag evaluated for an empty input; a tool that cannot answer without input counts as false. */
@@ -19,7 +21,7 @@ function flag(fn: (input: Record<string, unknown>) => boolean): boolean {
   }
 }
 
-export function toolRows(pool: readonly AnyTool[], deferred: ReadonlySet<string>): ToolRow[] {
+export function toolRows(pool: readonly AnyTool[], deferred: ReadonlySet<string>, schemas = false): ToolRow[] {
   return pool.map((tool) => ({
     name: tool.name,
     source: tool.server ? `${tool.source}:${tool.server}` : tool.source,
@@ -27,6 +29,7 @@ export function toolRows(pool: readonly AnyTool[], deferred: ReadonlySet<string>
     concurrencySafe: flag(tool.isConcurrencySafe),
     destructive: flag(tool.isDestructive),
     deferred: deferred.has(tool.name),
+    ...(schemas ? { inputSchema: tool.inputJSONSchema } : {}),
   }));
 }
 

@@ -131,6 +131,8 @@ describe('tool table', () => {
       { name: 'Odd', source: 'user', readOnly: false, concurrencySafe: false, destructive: false, deferred: true },
     ]);
     expect(formatToolTable(rows).split('\n')[0]).toMatch(/^NAME\s+SOURCE\s+READ-ONLY/);
+    // --schemas: each row carries the schema the tool is validated against.
+    expect(toolRows([ok], new Set(), true)[0].inputSchema).toEqual(ok.inputJSONSchema);
   });
 });
 

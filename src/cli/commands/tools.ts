@@ -1,4 +1,4 @@
-// `wield tools [--json]`: the tool pool and each tool's flags.
+// `wield tools [--json [--schemas]]`: the tool pool and each tool's flags (and input schemas).
 import { selectToolsForRequest } from '../../runtime/search/defer.js';
 import { createCliRuntime, mcpFailures } from '../runtime.js';
 import type { CliFlags } from '../options.js';
@@ -12,7 +12,7 @@ export async function runTools(flags: CliFlags): Promise<number> {
     for (const notice of [...runtime.notices, ...mcpFailures(runtime.mcp?.list() ?? [])]) process.stderr.write(`wield: ${notice}\n`);
     const pool = runtime.registry.pool();
     const selection = selectToolsForRequest(pool, [], { cwd: runtime.session.cwd, enabled: runtime.settings.toolSearch.enabled });
-    const rows = toolRows(pool, new Set(selection.deferred.map((tool) => tool.name)));
+    const rows = toolRows(pool, new Set(selection.deferred.map((tool) => tool.name)), flags.schemas === true);
     await writeOut(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatToolTable(rows)}\n`);
     return 0;
   } finally {

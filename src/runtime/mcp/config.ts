@@ -26,10 +26,11 @@
 //                    proposes (non-interactive runs); default: asked interactively, declined in -p
 // http only:
 //   oauth            false to never authorize; or {clientId, clientSecret, clientMetadataUrl, scope,
-//                    grant: "authorization_code" | "client_credentials" | "cross-app", callbackPort,
-//                    privateKey (PEM, for private_key_jwt), signingAlgorithm (default RS256), idp
-//                    (cross-app only: {issuer | tokenUrl, clientId, clientSecret, idToken |
-//                    idTokenCommand})}; by default a server answering 401 gets the OAuth flow
+//                    grant: "authorization_code" | "client_credentials" | "cross-app" | "jwt-bearer",
+//                    callbackPort, privateKey (PEM, for private_key_jwt), signingAlgorithm (default
+//                    RS256), idp (cross-app only: {issuer | tokenUrl, clientId, clientSecret, idToken |
+//                    idTokenCommand}), assertion (jwt-bearer only: a workload identity JWT, e.g.
+//                    "${WORKLOAD_JWT}")}; by default a server answering 401 gets the OAuth flow
 //                    (discovery, registration, PKCE)
 import { z } from 'zod';
 
@@ -76,12 +77,14 @@ const oauthSchema = z
     clientSecret: z.string().min(1).optional(),
     clientMetadataUrl: z.url({ protocol: /^https$/, error: 'clientMetadataUrl must be an https URL' }).optional(),
     scope: z.string().optional(),
-    grant: z.enum(['authorization_code', 'client_credentials', 'cross-app']).optional(),
+    grant: z.enum(['authorization_code', 'client_credentials', 'cross-app', 'jwt-bearer']).optional(),
     callbackPort: z.number().int().min(1).max(65_535).optional(),
     /** PEM (PKCS#8) key signing a private_key_jwt client assertion, instead of a client secret. */
     privateKey: z.string().min(1).optional(),
     signingAlgorithm: z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512']).optional(),
     idp: idpSchema.optional(),
+    /** The jwt-bearer grant's assertion (RFC 7523): a workload identity token, never stored. */
+    assertion: z.string().min(1).optional(),
   })
   .refine((oauth) => !oauth.privateKey || oauth.clientId, {
     message: 'oauth.privateKey needs oauth.clientId: the signed assertion names the client it authenticates',
@@ -92,6 +95,10 @@ const oauthSchema = z
   .refine((oauth) => oauth.grant !== 'cross-app' || (oauth.clientId && (oauth.clientSecret || oauth.privateKey)), {
     message:
       '"grant": "cross-app" needs oauth.clientId with oauth.clientSecret or oauth.privateKey: the client registered at the MCP server\'s authorization server',
+  })
+  .refine((oauth) => (oauth.grant === 'jwt-bearer') === (oauth.assertion !== undefined && oauth.clientId !== undefined), {
+    message:
+      'oauth.assertion goes with "grant": "jwt-bearer", and that grant needs oauth.assertion (e.g. "${WORKLOAD_JWT}") and oauth.clientId',
   });
 
 const stdioSchema = z.strictObject({
@@ -204,7 +211,7 @@ function expandConfig(config: McpServerConfig, env: Record<string, string | unde
     record && Object.fromEntries(Object.entries(record).map(([key, value]) => [key, expandEnv(value, env)]));
   if (isHttpConfig(config)) {
     const oauth = config.oauth && {
-      ...expandFields(config.oauth, ['clientSecret', 'privateKey'], env),
+      ...expandFields(config.oauth, ['clientSecret', 'privateKey', 'assertion'], env),
       ...(config.oauth.idp ? { idp: expandFields(config.oauth.idp, ['clientSecret', 'idToken'], env) } : {}),
     };
     return { ...config, url: expandEnv(config.url, env), headers: map(config.headers), ...(oauth ? { oauth } : {}) };

@@ -183,6 +183,7 @@ export class McpConnection {
         client.callTool(
           { name: toolName, arguments: input },
           {
+            ...this.tools.headerSource(toolName),
             signal: ctx.signal,
             timeout: this.callTimeout,
             onprogress: (progress) => ctx.onProgress({ progress: progress.progress, total: progress.total, message: progress.message }),

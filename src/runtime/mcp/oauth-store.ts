@@ -1,6 +1,6 @@
 // OAuth state per MCP server, one JSON file each under the user's wield folder
 // (`<home>/.wield/mcp-auth/`), written with mode 0600: tokens are credentials.
-import { createHash } from 'node:crypto';
+import { createHash, type webcrypto } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
@@ -17,6 +17,15 @@ export interface OAuthRecord {
   discovery?: OAuthDiscoveryState;
   /** The local port the redirect URI was registered with. */
   callbackPort?: number;
+  /** The key DPoP-bound tokens are bound to (oauth-dpop.ts). */
+  dpopKey?: StoredDpopKey;
+}
+
+/** A DPoP key as stored: JWKs, so a later run signs with the same key. */
+export interface StoredDpopKey {
+  privateJwk: webcrypto.JsonWebKey;
+  publicJwk: webcrypto.JsonWebKey;
+  thumbprint: string;
 }
 
 /** Where tokens live: the user's wield folder (WIELD_HOME, else the home folder), `.wield/mcp-auth`. */

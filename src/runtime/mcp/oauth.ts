@@ -4,12 +4,15 @@
 // parameter and refreshes tokens; this provider stores what it is given (oauth-store.ts) and
 // sends the person to the authorization page (oauth-callback.ts). Machine clients use the
 // client-credentials grant with a configured client ID and secret; enterprise-managed clients the
-// cross-app grant, an ID-JAG from their IdP (oauth-cross-app.ts). Servers of the 2025-03-26
-// revision (no protected-resource metadata) are discovered here first (oauth-legacy.ts).
+// cross-app grant, an ID-JAG from their IdP (oauth-cross-app.ts); workloads the jwt-bearer grant
+// with their identity token. Servers of the 2025-03-26 revision (no protected-resource metadata)
+// are discovered here first (oauth-legacy.ts).
 import { randomUUID } from 'node:crypto';
 import {
   type AddClientAuthentication,
   createPrivateKeyJwtAuth,
+  type DpopSession,
+  isDpopNonceChallenge,
   extractWWWAuthenticateParams,
   type FetchLike,
   type StreamableHTTPClientTransport,
@@ -23,6 +26,7 @@ import {
 import { listenForCallback, openInBrowser, type CallbackListener } from './oauth-callback.js';
 import { type CrossAppIdpConfig, JWT_BEARER_GRANT, jwtBearerRequest, requestIdJag } from './oauth-cross-app.js';
 import { guardedFetch } from './guarded-fetch.js';
+import { dpopSession, wantsDpop } from './oauth-dpop.js';
 import { discoverLegacyState } from './oauth-legacy.js';
 import type { OAuthStore } from './oauth-store.js';
 import { messageOf } from '../util/message.js';
@@ -36,10 +40,11 @@ export interface McpOAuthConfig {
   scope?: string;
   /**
    * `client_credentials` for machine clients (needs clientId and clientSecret); `cross-app` for
-   * an ID-JAG from the enterprise IdP `idp` (needs clientId and a secret or key too); default
+   * an ID-JAG from the enterprise IdP `idp` (needs clientId and a secret or key too);
+   * `jwt-bearer` for a workload identity token (`assertion`, RFC 7523); default
    * authorization_code.
    */
-  grant?: 'authorization_code' | 'client_credentials' | 'cross-app';
+  grant?: 'authorization_code' | 'client_credentials' | 'cross-app' | 'jwt-bearer';
   /** Local port of the redirect URI (default: one picked once and kept). */
   callbackPort?: number;
   /** PEM (PKCS#8) key: the client authenticates with a signed JWT (private_key_jwt, RFC 7523). */
@@ -48,6 +53,8 @@ export interface McpOAuthConfig {
   signingAlgorithm?: string;
   /** The enterprise IdP of the cross-app grant. */
   idp?: CrossAppIdpConfig;
+  /** The jwt-bearer grant's assertion: a workload identity JWT whose audience is the authorization server. */
+  assertion?: string;
 }
 
 export interface OAuthProviderOptions {
@@ -80,6 +87,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private issuer?: string;
   private resource?: string;
   private idpFetch?: FetchLike;
+  /** One session per provider: it also keeps the servers' DPoP nonces. */
+  private dpopKey?: Promise<DpopSession>;
   /** Set with a private key: the SDK calls it to sign each token request's client assertion. */
   readonly addClientAuthentication?: AddClientAuthentication;
 
@@ -107,7 +116,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** A grant with no authorization page. */
   private get machine(): boolean {
-    return this.options.config.grant === 'client_credentials' || this.options.config.grant === 'cross-app';
+    const { grant } = this.options.config;
+    return grant === 'client_credentials' || grant === 'cross-app' || grant === 'jwt-bearer';
   }
 
   get redirectUrl(): string | undefined {
@@ -120,7 +130,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
       client_name: 'wield',
       redirect_uris: this.machine ? [] : [String(this.redirectUrl)],
       grant_types:
-        grant === 'cross-app' ? [JWT_BEARER_GRANT] : this.machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+        grant === 'cross-app' || grant === 'jwt-bearer'
+          ? [JWT_BEARER_GRANT]
+          : this.machine
+            ? ['client_credentials']
+            : ['authorization_code', 'refresh_token'],
       response_types: this.machine ? [] : ['code'],
       token_endpoint_auth_method: privateKey ? 'private_key_jwt' : clientSecret ? 'client_secret_basic' : 'none',
       ...(scope ? { scope } : {}),
@@ -188,6 +202,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
       const response = await fetch(input, init);
       const challenge = (response.status === 401 || response.status === 403) && new URL(input).href === server;
       if (challenge && extractWWWAuthenticateParams(response).resourceMetadataUrl) this.challengedWithResourceMetadata = true;
+      // A refused token may mean the server moved to another authorization server (SEP-2352):
+      // discovery runs again, and a client registered with the old one is not reused there.
+      const refused = challenge && response.status === 401 && !isDpopNonceChallenge(response);
+      if (refused && new Headers(init?.headers).has('authorization')) this.invalidateCredentials('discovery');
       return response;
     };
   }
@@ -202,6 +220,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /** DPoP where the authorization server offers it (oauth-dpop.ts); plain bearer tokens elsewhere. */
+  dpop(): Promise<DpopSession> | undefined {
+    const record = this.options.store.read();
+    if (!wantsDpop(record.discovery, record.tokens)) return undefined;
+    this.dpopKey ??= dpopSession(this.options.store);
+    return this.dpopKey;
+  }
+
   saveAuthorizationServerUrl(issuer: string): void {
     this.issuer = issuer;
   }
@@ -211,7 +237,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
-    const { grant, idp } = this.options.config;
+    const { grant, idp, assertion } = this.options.config;
+    if (grant === 'jwt-bearer') {
+      // The token itself is never quoted: it is a credential.
+      if (!assertion?.trim()) throw new Error('oauth.assertion is empty (is its environment variable set?)');
+      return jwtBearerRequest(assertion.trim(), scope);
+    }
     if (grant === 'cross-app' && idp) {
       // The IdP is the person's configured choice: its host is trusted like the server's own.
       this.idpFetch ??= guardedFetch({ server: this.options.server, url: String(idp.tokenUrl ?? idp.issuer) });
@@ -242,6 +273,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (this.options.config.grant === 'cross-app')
       throw new Error('the cross-app grant has no authorization page; check oauth.clientId, its secret or key, and oauth.idp');
+    if (this.options.config.grant === 'jwt-bearer')
+      throw new Error('the jwt-bearer grant has no authorization page; check oauth.clientId and oauth.assertion');
     if (this.machine) throw new Error('the client-credentials grant has no authorization page; check clientId and clientSecret');
     this.listener?.close();
     this.started++;

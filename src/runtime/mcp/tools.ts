@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import type { JSONSchema } from '../tool/types.js';
+import { headerDeclarationError } from './tool-headers.js';
 
 const annotationsSchema = z.looseObject({
   title: z.string().optional(),
@@ -55,9 +56,15 @@ export interface ToolListCheck {
 // seconds); the pipeline compiles a tool's schema when it is first called.
 const ajv = new Ajv2020({ strict: false, allErrors: false });
 
-/** Servers built on older generators declare draft-07; the keywords tools use are the same. */
-function withoutDialect(schema: Record<string, unknown>): JSONSchema {
-  if (!('$schema' in schema)) return schema;
+/** MCP's default dialect: kept as the server declared it (SEP-1613 asks clients to preserve it). */
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * Servers built on older generators declare draft-07; the keywords tools use are the same, and
+ * Ajv (2020-12) cannot check a schema against another dialect's meta-schema, so that one goes.
+ */
+function withoutForeignDialect(schema: Record<string, unknown>): JSONSchema {
+  if (!('$schema' in schema) || (typeof schema.$schema === 'string' && DRAFT_2020_12.test(schema.$schema))) return schema;
   const copy = { ...schema };
   delete copy.$schema;
   return copy;
@@ -79,9 +86,14 @@ export function checkToolList(raw: readonly unknown[]): ToolListCheck {
       result.errors.push(`${label}: listed twice; the first entry is used`);
       return;
     }
-    const inputSchema = withoutDialect(tool.inputSchema);
+    const inputSchema = withoutForeignDialect(tool.inputSchema);
     if (!ajv.validateSchema(inputSchema)) {
       result.errors.push(`${label}: inputSchema is not valid JSON Schema (${ajv.errorsText(ajv.errors)})`);
+      return;
+    }
+    const headers = headerDeclarationError(inputSchema);
+    if (headers) {
+      result.errors.push(`${label}: ${headers}`);
       return;
     }
     seen.add(tool.name);

@@ -235,6 +235,34 @@ describe('tool list checks', () => {
     expect(checked.errors).toHaveLength(4);
     expect(checked.errors[1]).toMatch(/listed twice/);
   });
+
+  it('keeps a 2020-12 schema as the server wrote it ($schema, $defs, $anchor, combinators)', () => {
+    const inputSchema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { $anchor: 'addr', type: 'object' } },
+      properties: { home: { $ref: '#/$defs/address' } },
+      allOf: [{ anyOf: [{ required: ['home'] }] }],
+      additionalProperties: false,
+    };
+    expect(checkToolList([{ name: 'rich', inputSchema }]).tools[0].inputSchema).toEqual(inputSchema);
+  });
+
+  it('skips a tool with malformed x-mcp-header declarations and keeps the valid ones', () => {
+    const tool = (name: string, properties: Record<string, unknown>) => ({ name, inputSchema: { type: 'object', properties } });
+    const checked = checkToolList([
+      tool('valid', { region: { type: 'string', 'x-mcp-header': 'Region' }, n: { type: 'integer', 'x-mcp-header': 'N' } }),
+      tool('empty', { v: { type: 'string', 'x-mcp-header': '' } }),
+      tool('number', { v: { type: 'number', 'x-mcp-header': 'Score' } }),
+      tool('duplicate', { a: { type: 'string', 'x-mcp-header': 'MyField' }, b: { type: 'string', 'x-mcp-header': 'myfield' } }),
+      tool('colon', { v: { type: 'string', 'x-mcp-header': 'Region:Primary' } }),
+      tool('non-ascii', { v: { type: 'string', 'x-mcp-header': 'Région' } }),
+      tool('nested', { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } }),
+    ]);
+    expect(checked.tools.map((entry) => entry.name)).toEqual(['valid']);
+    expect(checked.errors).toHaveLength(6);
+    expect(checked.errors.join('\n')).toMatch(/declared twice/);
+  });
 });
 
 describe('backoff', () => {
@@ -334,6 +362,22 @@ describe('oauth private_key_jwt settings', () => {
     expect(orphan).toMatchObject({ ok: false, message: expect.stringContaining('oauth.privateKey needs oauth.clientId') });
     const weak = parseServerConfig({ type: 'http', url, oauth: { clientId: 'c', privateKey: 'k', signingAlgorithm: 'HS256' } });
     expect(weak.ok).toBe(false);
+  });
+});
+
+describe('oauth jwt-bearer (workload identity) settings', () => {
+  it('takes an assertion with a client ID, and refuses the grant or the assertion alone', () => {
+    const url = 'https://example.com/mcp';
+    const oauth = { grant: 'jwt-bearer', clientId: 'workload', assertion: '${WORKLOAD_JWT}' };
+    expect(parseServerConfig({ type: 'http', url, oauth })).toMatchObject({ ok: true, config: { oauth } });
+    for (const broken of [
+      { grant: 'jwt-bearer', clientId: 'workload' },
+      { grant: 'jwt-bearer', assertion: 'a.b.c' },
+      { clientId: 'workload', assertion: 'a.b.c' },
+    ]) {
+      const parsed = parseServerConfig({ type: 'http', url, oauth: broken });
+      expect(parsed).toMatchObject({ ok: false, message: expect.stringContaining('oauth.assertion goes with "grant": "jwt-bearer"') });
+    }
   });
 });
 
