@@ -157,22 +157,15 @@ describe('wield mcp', () => {
     }
   }, 30_000);
 
-  it('serve on a network address without a token is a usage error (exit 2), before anything starts', async () => {
-    const failure = await run(process.execPath, [cli, 'mcp', 'serve', '--http', '0', '--host', '0.0.0.0'], {
-      cwd: project,
-      env: { PATH: process.env.PATH ?? '', HOME: home },
-    }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failure.code).toBe(2);
-    expect(failure.stderr).toContain('add --token TOKEN');
-  });
-
   it.each([
-    [['--http', '0', '--stall-limit', '10'], 'add --redis URL (or drop --stall-limit)'],
-    [['--http', '0', '--redis', 'redis://127.0.0.1:1', '--stall-limit', 'soon'], 'expected a number of seconds (0 turns it off)'],
-  ])('serve %j is a usage error naming the fix', async (args, fix) => {
+    ['a network address without a token', ['--http', '0', '--host', '0.0.0.0'], 'add --token TOKEN'],
+    ['--stall-limit without Redis', ['--http', '0', '--stall-limit', '10'], 'add --redis URL (or drop --stall-limit)'],
+    [
+      '--stall-limit that is not seconds',
+      ['--http', '0', '--redis', 'redis://127.0.0.1:1', '--stall-limit', 'soon'],
+      'expected a number of seconds (0 turns it off)',
+    ],
+  ])('serve with %s is a usage error (exit 2) naming the fix, before anything starts', async (_case, args, fix) => {
     const failure = await run(process.execPath, [cli, 'mcp', 'serve', ...args], {
       cwd: project,
       env: { PATH: process.env.PATH ?? '', HOME: home },
