@@ -3,6 +3,7 @@
 // getopt.ts): `u:` takes a value, `i::` an optional attached one; long `name=` takes a value.
 // Options not listed are read both ways (a flag, or taking the next word), so a table that is
 // out of date makes more forms, never fewer.
+import { XARGS } from './programs/wrappers.js';
 
 export interface OptionTable {
   short?: string;
@@ -111,27 +112,9 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map(
     time: { runs: 'argv', short: 'f:o:apqv', long: ['format=', 'output=', 'append', 'portability', 'quiet', 'verbose'] },
     stdbuf: { runs: 'argv', short: 'i:o:e:', long: ['input=', 'output=', 'error='] },
     setsid: { runs: 'argv', short: 'cfw', long: ['ctty', 'fork', 'wait'] },
-    xargs: {
-      runs: 'argv',
-      short: '0a:d:E:e::I:i::L:l::n:P:prs:tx',
-      long: [
-        'null',
-        'arg-file=',
-        'delimiter=',
-        'eof=?',
-        'replace=?',
-        'max-lines=?',
-        'max-args=',
-        'max-procs=',
-        'interactive',
-        'no-run-if-empty',
-        'max-chars=',
-        'verbose',
-        'exit',
-        'show-limits',
-        'process-slot-var=',
-      ],
-    },
+    // The analyser's table (which refuses --process-slot-var), plus that option: here it only
+    // has to be skipped to find the command.
+    xargs: { runs: 'argv', short: XARGS.short, long: [...(XARGS.long ?? []), 'process-slot-var='] },
     eval: { runs: 'joined' },
     // watch runs its words through `sh -c` (or directly with -x, the same commands).
     watch: {

@@ -63,7 +63,7 @@ function checkShell(inv: Invocation, ctx: ProgramContext): string | undefined {
 }
 
 // `--process-slot-var=NAME` is left out: it sets any environment variable NAME for the command.
-const XARGS: OptionSpec = {
+export const XARGS: OptionSpec = {
   posix: true,
   short: '0a:d:E:e::I:i::L:l::n:P:prs:tx',
   long: [
