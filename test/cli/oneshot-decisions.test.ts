@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { promptProblem, summarize, unavailableServers } from '../../src/cli/oneshot.js';
 import type { AgentResult } from '../../src/runtime/agent/events.js';
 import type { McpServerStatus } from '../../src/runtime/mcp/server-status.js';
+import { serverStatus } from '../support/server-status.js';
 
 function result(overrides: Partial<AgentResult>): AgentResult {
   return {
@@ -41,15 +42,7 @@ describe('promptProblem', () => {
 });
 
 describe('unavailableServers', () => {
-  const server = (name: string, state: McpServerStatus['state'], error?: string): McpServerStatus => ({
-    name,
-    transport: 'stdio',
-    state,
-    toolCount: 0,
-    toolErrors: [],
-    restarts: 0,
-    error,
-  });
+  const server = (name: string, state: McpServerStatus['state'], error?: string) => serverStatus(name, state, { error });
 
   it('names each server that failed to connect, with its error', () => {
     expect(unavailableServers([server('a', 'connected'), server('b', 'failed', 'spawn ENOENT'), server('c', 'disabled')])).toEqual([

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCliRuntime, type CliRuntime, mcpFailures } from '../../src/cli/runtime.js';
 import type { McpServerStatus } from '../../src/runtime/mcp/server-status.js';
+import { serverStatus } from '../support/server-status.js';
 import { runToolCall } from '../../src/runtime/pipeline/run.js';
 import { ToolIndex } from '../../src/runtime/search/tool-index.js';
 import { selectToolsForRequest } from '../../src/runtime/search/defer.js';
@@ -115,16 +116,8 @@ console.log(await tools.mcp__load__tool_7({}));`;
 });
 
 describe('mcpFailures', () => {
-  const server = (name: string, state: McpServerStatus['state'], error?: string): McpServerStatus => ({
-    name,
-    transport: 'stdio',
-    state,
-    toolCount: 0,
-    toolErrors: [],
-    restarts: 0,
-    logFile: `/logs/${name}.log`,
-    error,
-  });
+  const server = (name: string, state: McpServerStatus['state'], error?: string) =>
+    serverStatus(name, state, { logFile: `/logs/${name}.log`, error });
   const servers = [
     server('up', 'connected'),
     server('dead', 'failed', 'spawn ENOENT'),
