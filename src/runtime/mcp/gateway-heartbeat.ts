@@ -7,11 +7,13 @@
 // for `stallLimitMs` is taken as hung for good. Renewing on would keep its tasks "working"
 // forever; withdrawing the key alone would let a thread that wakes later complete tasks the
 // other replicas already reported lost (clients called again: a duplicated result). So the
-// worker withdraws the key and ends the process, as a crash would; the supervisor restarts it.
+// worker withdraws the key, ends the commands the replica started (their processes carry its
+// mark, see process-mark.ts) and then the process, as a crash would; the supervisor restarts it.
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@redis/client';
 import { messageOf } from '../util/message.js';
+import { killMarkedBy } from '../util/process-mark.js';
 
 export interface HeartbeatConfig {
   url: string;
@@ -20,6 +22,8 @@ export interface HeartbeatConfig {
   ttlMs: number;
   /** A main thread silent this long is hung: the process ends. 0 never ends it. */
   stallLimitMs: number;
+  /** The main thread's process mark owner: what its commands carry. */
+  markOwner: string;
 }
 
 /** From the worker: the first renewal succeeded, or it could not. */
@@ -45,6 +49,8 @@ async function endHungReplica(silentMs: number): Promise<never> {
     `wield: this gateway replica's main thread has not answered for ${Math.round(silentMs / 1000)} s; it stops so its tasks read as lost (restart it)\n`,
   );
   await client.del(config.key).catch(() => undefined);
+  // Its exit cleanup runs on the stuck thread, so it would never run: commands must not outlive it.
+  killMarkedBy(config.markOwner);
   process.kill(process.pid, 'SIGKILL');
   // SIGKILL is not delivered synchronously; nothing after this may run.
   return new Promise<never>(() => undefined);

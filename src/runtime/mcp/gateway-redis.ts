@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { HeartbeatConfig, HeartbeatReport } from './gateway-heartbeat.js';
 import { newSecret, type GatewayStore, type TaskRecord } from './gateway-store.js';
 import { messageOf } from '../util/message.js';
+import { MARK_OWNER } from '../util/process-mark.js';
 import { findShippedFile } from '../util/shipped-file.js';
 
 const PREFIX = 'wield:gateway:';
@@ -71,7 +72,14 @@ export class RedisGatewayStore implements GatewayStore {
     }
     const replica = randomUUID();
     try {
-      const heartbeat = await startHeartbeat({ url, key: replicaKey(replica), beatMs, ttlMs: LIVENESS_BEATS * beatMs, stallLimitMs });
+      const heartbeat = await startHeartbeat({
+        url,
+        key: replicaKey(replica),
+        beatMs,
+        ttlMs: LIVENESS_BEATS * beatMs,
+        stallLimitMs,
+        markOwner: MARK_OWNER,
+      });
       // The watchdog's proof of life: a turn of this thread's event loop.
       const ticker = setInterval(() => heartbeat.postMessage(0), beatMs).unref();
       return new RedisGatewayStore(client, replica, heartbeat, ticker);

@@ -8,14 +8,14 @@ import fs from 'node:fs';
 
 export const MARK_VAR = 'WIELD_PROCESS_MARK';
 
-/** This wield process: every mark it hands out starts with it. */
-const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+/** This wield process (its main thread's instance of this module): every mark it hands out starts with it. */
+export const MARK_OWNER = `${process.pid}-${randomBytes(4).toString('hex')}`;
 let counter = 0;
 
 /** A fresh mark for one call's processes. */
 export function newMark(): string {
   counter += 1;
-  return `${owner}.${counter}`;
+  return `${MARK_OWNER}.${counter}`;
 }
 
 export interface MarkedProcess {
@@ -159,17 +159,24 @@ export function holdMark(mark: string): () => void {
   return () => live.delete(mark);
 }
 
-/** Kills (SIGKILL, synchronously) every process any mark of this wield process still has. */
-export function killAllMarked(): number {
-  if (live.size === 0) return 0;
-  // Read afresh: this runs as wield ends, when this turn's snapshot may be behind.
+/**
+ * Kills (SIGKILL, synchronously) every process with a mark `owner` handed out. Read afresh: it
+ * runs as wield ends, when this turn's snapshot may be behind, or from a thread that has none.
+ */
+export function killMarkedBy(owner: string): number {
   const marked = process.platform === 'linux' ? scan(readProcesses(), Buffer.from(`${MARK_VAR}=${owner}.`)) : [];
   signalAll(
     marked.map((p) => p.pid),
     'SIGKILL',
   );
-  live.clear();
   return marked.length;
+}
+
+/** Kills every process any mark of this wield process still has. */
+export function killAllMarked(): number {
+  if (live.size === 0) return 0;
+  live.clear();
+  return killMarkedBy(MARK_OWNER);
 }
 
 const SIGNAL_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };

@@ -2,7 +2,7 @@
 // its liveness key lives keeps its tasks (the key is renewed by a worker thread), while the tasks
 // of a killed replica read as lost on the others, so that clients call the tool again. A replica
 // whose main thread stays blocked past its stall limit is ended by its own watchdog.
-import { type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -135,15 +135,22 @@ describe.skipIf(missing)('replica liveness on Redis', () => {
     });
   }, 60_000);
 
-  it('a replica whose main thread stays blocked past its stall limit ends itself, and its tasks read as lost', async () => {
+  it('a replica whose main thread stays blocked past its stall limit ends itself and its commands, and its tasks read as lost', async () => {
     const [, other, , hung] = replicas;
     const { taskId } = await heldTask(hung.url, 'hung.fifo');
+    // A command of the hung replica: its exit cleanup would run on the stuck thread, never.
+    const command = 'sleep 3171';
+    const running = (await modernRequest(hung.url, 'tools/call', { name: 'Bash', arguments: { command } })).body.result;
+    expect(running).toMatchObject({ resultType: 'task' });
+    const alive = () => spawnSync('pgrep', ['-f', command]).status === 0;
+    await expect.poll(alive, { timeout: 10_000 }).toBe(true);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => hung.child.once('exit', (_code, signal) => resolve(signal)));
     // Blocked far longer than the test waits: only the watchdog can end it.
     hung.child.stdin.write('freeze 600000\n');
     await hung.printed('frozen');
     expect(await exited).toBe('SIGKILL');
     expect(hung.stderr()).toMatch(/main thread has not answered for \d+ s; it stops so its tasks read as lost/);
+    expect(alive()).toBe(false);
     // The worker withdrew the key before ending the process: lost at once, not a ttl later.
     expect(await taskOn(other.url, taskId)).toMatchObject({
       status: 'failed',

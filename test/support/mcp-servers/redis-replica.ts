@@ -1,11 +1,12 @@
 // A gateway replica on Redis for the liveness tests: `node redis-replica.js REDIS_URL BEAT_MS STALL_LIMIT_MS`
-// serves the test pool over HTTP (2026-07-28 calls become tasks after 0.2 s) and prints
+// serves the test pool and Bash over HTTP (2026-07-28 calls become tasks after 0.2 s) and prints
 // `listening on URL`. A line `freeze MS` on stdin blocks its main thread for that long
 // (Atomics.wait: not one turn of the event loop) between the lines `frozen` and `thawed` on
 // stdout, as a long synchronous step or a starved CPU would.
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { bashTool } from '../../../src/coding/tools/bash.js';
 import { RedisGatewayStore } from '../../../src/runtime/mcp/gateway-redis.js';
 import { serveMcp } from '../../../src/runtime/mcp/serve.js';
 import { allowAll } from '../../../src/runtime/pipeline/policies.js';
@@ -26,6 +27,7 @@ registry.register(
     call: async ({ path }) => readFile(path, 'utf8'),
   }),
 );
+registry.register(bashTool());
 const rt = createRuntime({ registry, session: createSession({ cwd: process.cwd() }), policy: allowAll });
 const store = await RedisGatewayStore.connect(url, { beatMs: Number(beatMs), stallLimitMs: Number(stallLimitMs) });
 const handle = await serveMcp({
