@@ -3,7 +3,7 @@
 // on exit, timeout or abort: SIGTERM first, SIGKILL after a grace period. The processes are found
 // by the mark in their environment (see process-mark.ts).
 import { spawn } from 'node:child_process';
-import { holdMark, MARK_VAR, markedProcesses, newMark, signalMarked } from '../../runtime/util/process-mark.js';
+import { groupHasMembers, holdMark, MARK_VAR, markedProcessesAfterPoll, newMark, signalMarked } from '../../runtime/util/process-mark.js';
 import type { Duplex, Readable } from 'node:stream';
 import type { OutputCapture } from './bash-output.js';
 import type { Captured } from './bash-output.js';
@@ -88,6 +88,8 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     let leftRunning: string[] = [];
     let killTimer: NodeJS.Timeout | undefined;
     let closeTimer: NodeJS.Timeout | undefined;
+    /** The look for what the shell left running, and their SIGTERM: finish waits for it. */
+    let afterExit: Promise<void> | undefined;
 
     let exited = false;
     const terminate = () => {
@@ -139,13 +141,16 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     const finish = async () => {
       if (finished) return;
       finished = true;
+      await afterExit;
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       if (closeTimer) clearTimeout(closeTimer);
-      // Whatever is still marked now outlived the kill's grace: it does not outlive the call. When
-      // the shell ended by itself leaving nothing, nothing marked can have appeared since (only a
-      // marked process starts one), and a pass over /proc per command is what an exit storm costs.
-      if (!exited || timedOut || interrupted || leftRunning.length > 0) signalMarked(mark, 'SIGKILL');
+      // Whatever is still marked now outlived the kill's grace: it does not outlive the call. A
+      // shell that ended by itself, leaving nothing at its exit and no one in its group, needs no
+      // further pass over /proc: in an exit storm that pass per command is what blocked the loop.
+      const { pid } = child;
+      const quiet = exited && !timedOut && !interrupted && leftRunning.length === 0 && pid !== undefined && !groupHasMembers(pid);
+      if (!quiet) signalMarked(mark, 'SIGKILL');
       release();
       options.signal.removeEventListener('abort', onAbort);
       const captured = await options.capture.finish();
@@ -162,8 +167,12 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       exited = true;
       exitCode = code;
       exitSignal = signal;
-      if (!timedOut && !interrupted) leftRunning = markedProcesses(mark, child.pid).map((p) => p.command);
-      if (child.pid !== undefined) terminate();
+      const { pid } = child;
+      if (pid === undefined) return;
+      afterExit = markedProcessesAfterPoll(mark, pid).then((found) => {
+        if (!timedOut && !interrupted) leftRunning = found.map((p) => p.command);
+        terminate();
+      });
     });
     child.on('close', () => void finish());
   });

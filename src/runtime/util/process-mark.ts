@@ -75,6 +75,13 @@ function readProcesses(): ProcessEntry[] {
 
 let turnSnapshot: ProcessEntry[] | undefined;
 
+/** Keeps `processes` as this turn's snapshot, forgotten when the turn ends. */
+function remember(processes: ProcessEntry[]): ProcessEntry[] {
+  if (turnSnapshot === undefined) setImmediate(() => (turnSnapshot = undefined));
+  turnSnapshot = processes;
+  return processes;
+}
+
 /**
  * The machine's processes as read once per turn of the event loop. Commands that end together end
  * in one turn (a gateway running 1,000 at once saw ~200 exits per turn), and each exit looks for
@@ -82,11 +89,38 @@ let turnSnapshot: ProcessEntry[] | undefined;
  * per exit blocked the loop for 12 s at a time (mcp-scale bench). One pass now serves the turn.
  */
 function processesThisTurn(): ProcessEntry[] {
-  if (turnSnapshot === undefined) {
-    turnSnapshot = readProcesses();
-    setImmediate(() => (turnSnapshot = undefined));
+  return turnSnapshot ?? remember(readProcesses());
+}
+
+let looks: ((processes: ProcessEntry[]) => void)[] = [];
+
+/**
+ * `markedProcesses`, read once the exits this turn's poll reaped have all been handled (on its
+ * check phase), in one pass for all of them. A snapshot taken earlier in the turn could predate
+ * what a command started just before it ended; this one cannot.
+ */
+export function markedProcessesAfterPoll(mark: string, groupLeader?: number): Promise<MarkedProcess[]> {
+  if (process.platform !== 'linux') return Promise.resolve([]);
+  return new Promise((resolve) => {
+    if (looks.length === 0)
+      setImmediate(() => {
+        const waiting = looks;
+        looks = [];
+        const processes = remember(readProcesses());
+        for (const look of waiting) look(processes);
+      });
+    looks.push((processes) => resolve(scan(processes, markNeedle(mark), groupLeader)));
+  });
+}
+
+/** Whether any process is still in the group `leader` led (a signal 0 checks without sending). */
+export function groupHasMembers(leader: number): boolean {
+  try {
+    process.kill(-leader, 0);
+    return true;
+  } catch {
+    return false;
   }
-  return turnSnapshot;
 }
 
 function hasMark(env: Buffer | undefined, needle: Buffer, inner: Buffer): boolean {
