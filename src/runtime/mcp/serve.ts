@@ -19,8 +19,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { STDIO_TRANSPORT_BUFFER_BYTES, StdioLineGuard } from './stdio-guard.js';
 import { BoundedEventStore } from './event-store.js';
 import { createGatewayServer, type GatewayOptions } from './gateway.js';
-import { REQUEST_STATE_TTL_MS, type PermissionState } from './gateway-modern.js';
-import { MemoryGatewayStore, type GatewayStore } from './gateway-store.js';
+import { REQUEST_STATE_TTL_MS } from './gateway-modern.js';
+import type { GatewayState } from './gateway-relay.js';
+import { MemoryGatewayStore, newSecret, type GatewayStore } from './gateway-store.js';
 import { DEFAULT_TASK_SETTINGS, TaskRunner, type TaskSettings } from './gateway-tasks.js';
 import { sendWebResponse, toWebRequest } from './http-bridge.js';
 import { allowedHostnames, checkRequestHeaders, isLoopback } from './http-guard.js';
@@ -50,7 +51,7 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
 }
 
-export interface ServeMcpOptions extends Omit<GatewayOptions, 'modern'> {
+export interface ServeMcpOptions extends Omit<GatewayOptions, 'modern' | 'codec'> {
   transport: 'stdio' | { http: HttpServeOptions };
   /** State shared by replicas (requestState key and nonces, Tasks); default: in this process. */
   store?: GatewayStore;
@@ -90,8 +91,16 @@ function reject(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/**
+ * Signs the requestState of one process's sessions (stdio, 2025-era HTTP): their clients never
+ * see it (the SDK asks them with real requests), so it is never shared with other replicas.
+ */
+function sessionCodec(): RequestStateCodec<GatewayState> {
+  return createRequestStateCodec<GatewayState>({ key: newSecret(), ttlSeconds: REQUEST_STATE_TTL_MS / 1000 });
+}
+
 async function serveStdio(options: GatewayOptions): Promise<GatewayHandle> {
-  const server = createGatewayServer(options);
+  const server = createGatewayServer({ ...options, codec: sessionCodec() });
   // An oversized message is refused with an error, not the end of the session (stdio-guard.ts).
   const stdin = process.stdin.pipe(new StdioLineGuard((error) => process.stdout.write(error)));
   await server.connect(new StdioServerTransport(stdin, process.stdout, { maxBufferSize: STDIO_TRANSPORT_BUFFER_BYTES }));
@@ -117,7 +126,7 @@ async function modernHandler(
   maxBodyBytes: number,
 ): Promise<McpHttpHandler> {
   const runner = new TaskRunner(store, tasks);
-  const codec: RequestStateCodec<PermissionState> = createRequestStateCodec<PermissionState>({
+  const codec: RequestStateCodec<GatewayState> = createRequestStateCodec<GatewayState>({
     key: await store.secret(),
     ttlSeconds: REQUEST_STATE_TTL_MS / 1000,
   });
@@ -149,8 +158,9 @@ async function serveHttp(
     evictionGraceMs: http.evictionGraceMs,
   });
 
+  const codec = sessionCodec();
   async function open(): Promise<HttpSession> {
-    const server = createGatewayServer(options);
+    const server = createGatewayServer({ ...options, codec });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       eventStore: new BoundedEventStore(),
