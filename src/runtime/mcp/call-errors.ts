@@ -58,7 +58,10 @@ export function telltaleStderrLine(tail: readonly string[]): string | undefined 
   return meaningful.findLast((line) => ERROR_LINE.test(line)) ?? meaningful.at(-1);
 }
 
-/** The server's -32021: the asking client did not declare a capability the call needs. */
+/**
+ * The server's -32021: the asking client did not declare a capability the call needs. A relayed
+ * call rethrows it, for the gateway's client to hear as the JSON-RPC error it is.
+ */
 export function isMissingCapability(error: unknown): error is ProtocolError {
   return error instanceof ProtocolError && error.code === ProtocolErrorCode.MissingRequiredClientCapability;
 }

@@ -4,16 +4,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   type Client,
-  LOG_LEVEL_META_KEY,
   type PriorDiscovery,
   type StreamableHTTPClientTransport,
   type Transport,
   UnauthorizedError,
   UrlElicitationRequiredError,
 } from '@modelcontextprotocol/client';
-import { ToolError, type ToolContext, type UpstreamRound } from '../tool/types.js';
+import { ToolError, type ToolContext } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { remainingDelay } from './backoff.js';
 import { answerInputRequest, type ClientFeatures, createClient } from './client-features.js';
@@ -34,6 +32,7 @@ import type { UpstreamEvent } from './gateway-upstream.js';
 import { ServerTools } from './server-tools.js';
 import type { McpToolInfo } from './tools.js';
 import { classifyCallError, isMissingCapability } from './call-errors.js';
+import { relayedRequest } from './upstream-round.js';
 import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf } from './task-jobs.js';
 import { legacyTaskCall, taskChannel } from './task-calls.js';
 import { ServerLog } from './server-log.js';
@@ -181,17 +180,15 @@ export class McpConnection {
           input,
           ctx.signal,
         );
-      // A call the gateway relays: the server's questions come back as the result, for the
-      // gateway's client to answer (gateway-relay.ts); a 2025-era server asks its own way.
-      const round = client.getProtocolEra() === 'modern' ? ctx.upstreamRound : undefined;
+      const relay = relayedRequest(client.getProtocolEra() === 'modern' ? ctx.upstreamRound : undefined);
       const result = await withAuthorization(this.oauth, this.http, () =>
         client.callTool(
-          { name: toolName, arguments: input, ...(round ? roundParams(round) : {}) },
+          { name: toolName, arguments: input, ...relay.params },
           {
             signal: ctx.signal,
             timeout: this.callTimeout,
             onprogress: (progress) => ctx.onProgress({ progress: progress.progress, total: progress.total, message: progress.message }),
-            ...(round ? { allowInputRequired: true } : {}),
+            ...relay.options,
           },
         ),
       );
@@ -208,7 +205,6 @@ export class McpConnection {
       return result;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
-      // What the gateway's client lacks is its to hear, as the JSON-RPC error it is (gateway-relay.ts).
       if (ctx.upstreamRound && isMissingCapability(error)) throw error;
       // URL elicitation by error (-32042): the pages go to the person; once every one is opened,
       // the call is made again, once (MCP 2025-11-25, elicitation, URL mode).
@@ -401,18 +397,4 @@ export class McpConnection {
     if (failure.lost) this.lost(client, failure.lost);
     return new ToolError(failure.message);
   }
-}
-
-/** The params of a relayed round: the answers, the server's state, and what the asking client can answer. */
-export function roundParams(round: UpstreamRound): Record<string, unknown> {
-  // Given _meta keys take precedence over the envelope the SDK attaches.
-  const meta = {
-    ...(round.clientCapabilities ? { [CLIENT_CAPABILITIES_META_KEY]: round.clientCapabilities } : {}),
-    ...(round.logLevel ? { [LOG_LEVEL_META_KEY]: round.logLevel } : {}),
-  };
-  return {
-    ...(round.inputResponses ? { inputResponses: round.inputResponses } : {}),
-    ...(round.requestState ? { requestState: round.requestState } : {}),
-    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
-  };
 }

@@ -5,8 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
-  ProtocolError,
-  ProtocolErrorCode,
   type RequestStateCodec,
   Server,
   WebStandardStreamableHTTPServerTransport,
@@ -214,7 +212,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
   });
 
   /** This request's round of a proxied server's questions: the client's answers and the server's state. */
-  const relayRound = async (signer: RequestStateCodec<GatewayState>, ctx: ServerContext, digest: string, params: object) => {
+  const relayRound = async (ctx: ServerContext, digest: string, params: object) => {
     const responses = checkedResponses(params, ctx);
     const claim = modern ? (key: string) => modern.runner.store.claimOnce(key, REQUEST_STATE_TTL_MS) : undefined;
     const relayed = await relayStateOf(ctx, digest, claim);
@@ -226,12 +224,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     const name = options.upstreamNames ? toolNames().poolName(request.params.name) : request.params.name;
     const digest = callDigest(name, request.params.arguments ?? {});
     // Only a gateway that can sign its requestState relays a proxied server's questions.
-    if (!options.rt.resolveTool(name))
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${JSON.stringify(request.params.name)}; tools/list names the available ones (ToolSearch finds deferred ones)`,
-      );
-    const { round, relayed } = codec ? await relayRound(codec, ctx, digest, request.params) : { round: undefined, relayed: undefined };
+    const { round, relayed } = codec ? await relayRound(ctx, digest, request.params) : { round: undefined, relayed: undefined };
     const execute = async (askPermission: AskPermission | undefined, signal: AbortSignal) => {
       const toolUseId = `mcp_${randomUUID()}`;
       const progress = progressForwarder(ctx, toolUseId, request.params._meta?.progressToken, options.rt.emit);
@@ -280,7 +273,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
   if (modern) registerTaskHandlers(server, modern);
 
   const relay: PromptRelay | undefined = codec && {
-    round: async (ctx, digest, params) => (await relayRound(codec, ctx, digest, params)).round,
+    round: async (ctx, digest, params) => (await relayRound(ctx, digest, params)).round,
     questions: (raw, digest) => relayedQuestions(raw, codec, digest, false),
   };
   const stopUpstream = upstream

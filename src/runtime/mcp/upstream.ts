@@ -12,7 +12,8 @@ import {
   type Resource,
   type ResourceTemplateType,
 } from '@modelcontextprotocol/client';
-import { type McpConnection, roundParams } from './connection.js';
+import type { McpConnection } from './connection.js';
+import { relayedRequest } from './upstream-round.js';
 import type { UpstreamRound } from '../tool/types.js';
 import type { GatewayUpstream, UpstreamEvent, UpstreamPrompt } from './gateway-upstream.js';
 import type { RelayedInput } from './gateway-relay.js';
@@ -168,11 +169,8 @@ export class ServersUpstream implements GatewayUpstream {
   ): Promise<GetPromptResult | RelayedInput> {
     const { client, original } = await this.promptOwner(name, signal);
     // A relayed round (gateway-relay.ts): the server's questions come back for the gateway's client.
-    const relay = round && client.getProtocolEra() === 'modern' ? round : undefined;
-    return client.getPrompt(
-      { name: original, ...(args ? { arguments: args } : {}), ...(relay ? roundParams(relay) : {}) },
-      { signal, ...(relay ? { allowInputRequired: true } : {}) },
-    );
+    const relay = relayedRequest(client.getProtocolEra() === 'modern' ? round : undefined);
+    return client.getPrompt({ name: original, ...(args ? { arguments: args } : {}), ...relay.params }, { signal, ...relay.options });
   }
 
   async complete(params: CompleteRequestParams, signal: AbortSignal): Promise<CompleteResult> {

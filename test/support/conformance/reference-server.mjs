@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
@@ -16,6 +17,8 @@ import {
   inputResponse,
   isLegacyRequest,
   McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   ResourceTemplate,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -55,7 +58,7 @@ const form = (message, properties, required = Object.keys(properties)) =>
   inputRequired.elicit({ message, requestedSchema: { type: 'object', properties, required } });
 const sampling = (question) =>
   inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 100 });
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const delay = (ms, signal) => setTimeout(ms, undefined, { signal });
 
 /** The capabilities this request's client declared (2026-07-28 sends them with every request). */
 function declared(ctx) {
@@ -265,9 +268,64 @@ function registerTools(server, codec) {
     if (Object.keys(requests).length === 0) return text('Nothing this client can answer');
     return gather(ctx, codec, requests, (views) => text(`Got ${Object.keys(views).join(', ')}`));
   });
+  // Closes the call's SSE stream first (SEP-1699): a client resumes it to get the answer.
+  server.registerTool('test_reconnection', { description: 'Closes its stream, then answers' }, async (ctx) => {
+    ctx.http?.closeSSE?.();
+    await delay(200, ctx.mcpReq.signal);
+    return text('Answered after the stream closed');
+  });
+  server.registerTool('test_streaming_elicitation', { description: 'Asks a name on the call itself' }, async (ctx) =>
+    gather(ctx, codec, { user_name: nameForm }, ({ user_name }) => text(`Hello, ${user_name.content?.name ?? 'nobody'}!`)),
+  );
   // Needs sampling: a client that did not declare it gets the typed -32021 error from the SDK.
   server.registerTool('test_missing_capability', { description: 'Needs the sampling capability' }, async (ctx) =>
     gather(ctx, codec, { sample: sampling('Needs sampling') }, () => text('sampled')),
+  );
+}
+
+/**
+ * The Tasks scenarios' tools. The SDK makes no tasks: these are plain calls, slow where the
+ * scenarios need a task, so a server in front that makes long calls tasks (wield's gateway) can
+ * be checked with them.
+ */
+function registerTaskTools(server, codec) {
+  server.registerTool('greet', { description: 'Greets at once', inputSchema: { name: z.string() } }, async ({ name }) =>
+    text(`Hello, ${name}!`),
+  );
+  server.registerTool(
+    'slow_compute',
+    { description: 'Sleeps `seconds`, then answers', inputSchema: { seconds: z.number(), label: z.string().optional() } },
+    async ({ seconds, label }, ctx) => {
+      await delay(seconds * 1000, ctx.mcpReq.signal);
+      return text(`Computed ${label ?? 'result'} after ${seconds} s`);
+    },
+  );
+  server.registerTool('failing_job', { description: 'Fails as a tool after a second' }, async (ctx) => {
+    await delay(1000, ctx.mcpReq.signal);
+    return { isError: true, content: [{ type: 'text', text: 'The job failed' }] };
+  });
+  server.registerTool('protocol_error_job', { description: 'Fails as a protocol error after a second' }, async (ctx) => {
+    await delay(1000, ctx.mcpReq.signal);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The job broke');
+  });
+  server.registerTool('confirm_delete', { description: 'Asks before deleting' }, async (ctx) =>
+    gather(ctx, codec, { confirm: form('Delete the file?', { confirm: { type: 'boolean' } }) }, ({ confirm }) =>
+      text(`Delete: ${shown(confirm)}`),
+    ),
+  );
+  server.registerTool('multi_input', { description: 'Asks two questions' }, async (ctx) =>
+    gather(
+      ctx,
+      codec,
+      { first: form('First?', { value: { type: 'string' } }), second: form('Second?', { value: { type: 'string' } }) },
+      (views) => text(`Got ${Object.keys(views).join(', ')}`),
+    ),
+  );
+  server.registerTool('test_tool_with_task', { description: 'Asks a name, then works a second' }, async (ctx) =>
+    gather(ctx, codec, { user_name: form('What is your name?', { name: { type: 'string' } }) }, async ({ user_name }) => {
+      await delay(1000, ctx.mcpReq.signal);
+      return text(`Done for ${user_name.content?.name ?? 'nobody'}`);
+    }),
   );
 }
 
@@ -362,6 +420,7 @@ function createFixture(codec) {
     },
   );
   registerTools(server, codec);
+  registerTaskTools(server, codec);
   registerResources(server);
   registerPrompts(server, codec);
   server.server.setRequestHandler('completion/complete', async () => ({
@@ -400,7 +459,9 @@ async function serveHttp(port, codec) {
     if (response.body) Readable.fromWeb(response.body).pipe(res);
     else res.end();
   });
-  http.listen(port, '127.0.0.1', () => process.stderr.write(`conformance fixture listening on http://127.0.0.1:${port}/mcp\n`));
+  http.listen(port, '127.0.0.1', () =>
+    process.stderr.write(`conformance fixture listening on http://127.0.0.1:${http.address().port}/mcp\n`),
+  );
 }
 
 const codec = createRequestStateCodec({ key: randomBytes(32) });
