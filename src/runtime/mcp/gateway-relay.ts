@@ -96,21 +96,6 @@ export async function relayStateOf(
   return state;
 }
 
-/**
- * The client's answers (inputResponses), which must be an object of answers by key: anything
- * else is the client's mistake, said so as a JSON-RPC error rather than passed on.
- */
-export function checkedResponses(params: object, ctx: ServerContext): Record<string, unknown> | undefined {
-  const raw: unknown = 'inputResponses' in params ? params.inputResponses : ctx.mcpReq.inputResponses;
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `inputResponses must be an object mapping inputRequests keys to answers, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`,
-    );
-  return raw as Record<string, unknown>;
-}
-
 /** What the retry of a relayed call sends the server: the client's answers and the server's state. */
 export function upstreamRound(
   responses: Record<string, unknown> | undefined,

@@ -22,7 +22,7 @@ import { asksInput, type RelayedInput } from './gateway-relay.js';
 /** How a gateway carries a proxied server's questions to its client; absent, it does not. */
 export interface PromptRelay {
   /** This request's round: the client's answers and the server's state, checked against `digest`. */
-  round(ctx: ServerContext, digest: string, params: object): Promise<UpstreamRound>;
+  round(ctx: ServerContext, digest: string): Promise<UpstreamRound>;
   /** The server's questions under the gateway's own signed state. */
   questions(raw: RelayedInput, digest: string): Promise<Record<string, unknown>>;
 }
@@ -145,7 +145,7 @@ export function registerUpstreamHandlers(
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const name = await poolPrompt(request.params.name, ctx.mcpReq.signal);
     const digest = `prompt:${callDigest(name, request.params.arguments ?? {})}`;
-    const round = relay ? await relay.round(ctx, digest, request.params) : undefined;
+    const round = relay ? await relay.round(ctx, digest) : undefined;
     const result = await upstream.getPrompt(name, request.params.arguments, ctx.mcpReq.signal, round);
     if (relay && asksInput(result)) return (await relay.questions(result, digest)) as unknown as GetPromptResult;
     return result as GetPromptResult;

@@ -34,7 +34,6 @@ import {
 } from './gateway-modern.js';
 import {
   asksInput,
-  checkedResponses,
   logLevelOf,
   missingCapability,
   type GatewayState,
@@ -212,8 +211,9 @@ export function createGatewayServer(options: GatewayOptions): Server {
   });
 
   /** This request's round of a proxied server's questions: the client's answers and the server's state. */
-  const relayRound = async (ctx: ServerContext, digest: string, params: object) => {
-    const responses = checkedResponses(params, ctx);
+  // The SDK has already dropped answers that are not answers (ctx.mcpReq.droppedInputResponseKeys).
+  const relayRound = async (ctx: ServerContext, digest: string) => {
+    const responses = ctx.mcpReq.inputResponses;
     const claim = modern ? (key: string) => modern.runner.store.claimOnce(key, REQUEST_STATE_TTL_MS) : undefined;
     const relayed = await relayStateOf(ctx, digest, claim);
     const capabilities = modern ? capabilitiesOf(ctx) : server.getClientCapabilities();
@@ -224,7 +224,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     const name = options.upstreamNames ? toolNames().poolName(request.params.name) : request.params.name;
     const digest = callDigest(name, request.params.arguments ?? {});
     // Only a gateway that can sign its requestState relays a proxied server's questions.
-    const { round, relayed } = codec ? await relayRound(ctx, digest, request.params) : { round: undefined, relayed: undefined };
+    const { round, relayed } = codec ? await relayRound(ctx, digest) : { round: undefined, relayed: undefined };
     const execute = async (askPermission: AskPermission | undefined, signal: AbortSignal) => {
       const toolUseId = `mcp_${randomUUID()}`;
       const progress = progressForwarder(ctx, toolUseId, request.params._meta?.progressToken, options.rt.emit);
@@ -273,7 +273,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
   if (modern) registerTaskHandlers(server, modern);
 
   const relay: PromptRelay | undefined = codec && {
-    round: async (ctx, digest, params) => (await relayRound(ctx, digest, params)).round,
+    round: async (ctx, digest) => (await relayRound(ctx, digest)).round,
     questions: (raw, digest) => relayedQuestions(raw, codec, digest, false),
   };
   const stopUpstream = upstream
