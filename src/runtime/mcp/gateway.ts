@@ -170,6 +170,22 @@ function capturing(
   } as AnyTool;
 }
 
+/** The names the gateway's clients see for the pool's tools (gateway-names.ts). */
+function gatewayToolNames({ registry, upstream, upstreamNames }: GatewayOptions): GatewayNames {
+  return new GatewayNames(
+    registry.pool().map((tool) => {
+      const own = upstream?.toolDefinition(tool.name)?.name;
+      return { pool: tool.name, ...(typeof own === 'string' ? { own } : {}) };
+    }),
+    upstreamNames === true,
+  );
+}
+
+/** The input schema a proxied server listed for a tool, by the name a client calls it (for SEP-2243 headers). */
+export function proxiedInputSchema(options: GatewayOptions, name: string): unknown {
+  return options.upstream?.toolDefinition(gatewayToolNames(options).poolName(name))?.inputSchema;
+}
+
 /** One MCP server instance (one per stdio connection or HTTP session). */
 export function createGatewayServer(options: GatewayOptions): Server {
   const { registry, upstream, modern } = options;
@@ -190,15 +206,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
   const visible = () => client.visibleTools(registry, options.deferral);
   // The log level this session's client set (2025-era); a 2026-07-28 request carries its own.
   const logging = new LogLevel();
-  const ownName = (tool: AnyTool) => upstream?.toolDefinition(tool.name)?.name;
-  const toolNames = () =>
-    new GatewayNames(
-      registry.pool().map((tool) => {
-        const own = ownName(tool);
-        return { pool: tool.name, ...(typeof own === 'string' ? { own } : {}) };
-      }),
-      options.upstreamNames === true,
-    );
+  const toolNames = () => gatewayToolNames(options);
 
   // Sorted by name: the 2026-07-28 revision asks for a deterministic order (clients cache lists).
   server.setRequestHandler('tools/list', async () => {

@@ -18,7 +18,8 @@ import {
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { STDIO_TRANSPORT_BUFFER_BYTES, StdioLineGuard } from './stdio-guard.js';
 import { BoundedEventStore } from './event-store.js';
-import { createGatewayServer, type GatewayOptions } from './gateway.js';
+import { createGatewayServer, type GatewayOptions, proxiedInputSchema } from './gateway.js';
+import { paramHeaderRejection } from './gateway-param-headers.js';
 import { REQUEST_STATE_TTL_MS } from './gateway-modern.js';
 import type { GatewayState } from './gateway-relay.js';
 import { MemoryGatewayStore, newSecret, type GatewayStore } from './gateway-store.js';
@@ -196,8 +197,10 @@ async function serveHttp(
       return forward(session, request, res);
     }
     if (req.method === 'POST') {
-      if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })))
-        return sendWebResponse(await modern.fetch(request), res);
+      if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))) {
+        const rejection = await paramHeaderRejection(request, (tool) => proxiedInputSchema(options, tool), maxBodyBytes);
+        return sendWebResponse(rejection ?? (await modern.fetch(request)), res);
+      }
       return startSession(res, (session) => forward(session, request, res));
     }
     return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');

@@ -26,8 +26,6 @@ const ALL = 'all';
  * why (scenario/check prefix → reason). A check not listed here fails the test.
  */
 const KNOWN_FAILURES: Record<string, string> = {
-  'http-custom-header-server-validation/':
-    'needs a tool with x-mcp-header annotations (Mcp-Param headers); the fixture has none and the gateway does not check them',
   'tasks-lifecycle/sep-2663-tasks-get-status-failed':
     "wield's pipeline turns a proxied server's protocol error into an isError result, so the task completes instead of failing",
   'tasks-mrtr-input/':

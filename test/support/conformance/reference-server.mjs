@@ -268,6 +268,19 @@ function registerTools(server, codec) {
     if (Object.keys(requests).length === 0) return text('Nothing this client can answer');
     return gather(ctx, codec, requests, (views) => text(`Got ${Object.keys(views).join(', ')}`));
   });
+  // Its argument travels in a header too (SEP-2243): the server checks the two agree.
+  server.registerTool(
+    'test_custom_headers',
+    {
+      description: 'Takes a region, mirrored in the Mcp-Param-Region header',
+      inputSchema: fromJsonSchema({
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+        required: ['region'],
+      }),
+    },
+    async ({ region }) => text(`Region: ${region}`),
+  );
   // Closes the call's SSE stream first (SEP-1699): a client resumes it to get the answer.
   server.registerTool('test_reconnection', { description: 'Closes its stream, then answers' }, async (ctx) => {
     ctx.http?.closeSSE?.();
@@ -432,7 +445,7 @@ function createFixture(codec) {
 }
 
 async function serveHttp(port, codec) {
-  const modern = createMcpHandler(() => createFixture(codec).server, { legacy: 'reject' });
+  const modern = createMcpHandler(() => createFixture(codec), { legacy: 'reject' });
   const sessions = new Map();
   const http = createServer(async (req, res) => {
     const chunks = [];
