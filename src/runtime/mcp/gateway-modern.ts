@@ -107,7 +107,11 @@ export async function modernToolCall(
   request: CallToolRequest,
   ctx: ServerContext,
   gateway: ModernGateway,
-  execute: (askPermission: AskPermission | undefined, signal: AbortSignal) => Promise<CallToolResult>,
+  execute: (
+    askPermission: AskPermission | undefined,
+    signal: AbortSignal,
+    asTask: () => AskThroughTask | undefined,
+  ) => Promise<CallToolResult>,
   allowed = false,
 ): Promise<CallToolResult> {
   const args = request.params.arguments ?? {};
@@ -124,14 +128,14 @@ export async function modernToolCall(
       const throughTask = asTask();
       if (throughTask) {
         const request = inputRequired.elicit({ message, requestedSchema: PERMISSION_SCHEMA });
-        const reply = await throughTask(request, `waiting for permission: Allow ${tool.name}?`, askSignal);
-        return permissionFromResponses(reply.responses, reply.key);
+        const replies = await throughTask({ permission: request }, `waiting for permission: Allow ${tool.name}?`, askSignal);
+        return permissionFromResponses(replies, 'permission');
       }
       question = message;
       // Ends this run; the client is asked in the result and retries with the answer.
       throw new Error('asked the MCP client with input_required');
     };
-    const result = await execute(canAsk ? ask : undefined, signal);
+    const result = await execute(canAsk ? ask : undefined, signal, asTask);
     return question === undefined ? { kind: 'result', result } : { kind: 'ask', message: question };
   };
   const settled = declaresTasks(capabilities)

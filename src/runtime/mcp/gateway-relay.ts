@@ -123,3 +123,9 @@ export function missingCapability(error: Error & { data?: unknown }): MissingReq
   const data = (error.data ?? { requiredCapabilities: {} }) as MissingRequiredClientCapabilityErrorData;
   return new MissingRequiredClientCapabilityError(data, error.message.replace(/^MCP error -?\d+: /, ''));
 }
+
+/** The round after a server's questions: its new state (or none), the same client; answers to come. */
+export function nextRound(round: UpstreamRound, questions: RelayedInput): UpstreamRound {
+  const { inputResponses: _answered, requestState: _state, ...client } = round;
+  return { ...client, ...(questions.requestState ? { requestState: questions.requestState } : {}) };
+}

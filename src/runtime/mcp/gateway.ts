@@ -37,11 +37,12 @@ import {
   logLevelOf,
   missingCapability,
   type GatewayState,
+  nextRound,
   relayedQuestions,
   relayStateOf,
   upstreamRound,
 } from './gateway-relay.js';
-import { TASKS_EXTENSION } from './gateway-tasks.js';
+import { type AskThroughTask, TASKS_EXTENSION } from './gateway-tasks.js';
 import { combinedInstructions, type GatewayUpstream, LogLevel, type PromptRelay, registerUpstreamHandlers } from './gateway-upstream.js';
 import { messageOf } from '../util/message.js';
 
@@ -233,7 +234,8 @@ export function createGatewayServer(options: GatewayOptions): Server {
     const digest = callDigest(name, request.params.arguments ?? {});
     // Only a gateway that can sign its requestState relays a proxied server's questions.
     const { round, relayed } = codec ? await relayRound(ctx, digest) : { round: undefined, relayed: undefined };
-    const execute = async (askPermission: AskPermission | undefined, signal: AbortSignal) => {
+    /** One run through the pipeline, carrying `current` (this round's answers) to a proxied server. */
+    const runOnce = async (askPermission: AskPermission | undefined, signal: AbortSignal, current: UpstreamRound | undefined) => {
       const toolUseId = `mcp_${randomUUID()}`;
       const progress = progressForwarder(ctx, toolUseId, request.params._meta?.progressToken, options.rt.emit);
       let raw: McpCallOutput | undefined;
@@ -254,22 +256,40 @@ export function createGatewayServer(options: GatewayOptions): Server {
           capturing(
             options.rt.resolveTool(name),
             (output) => (raw = output),
-            round,
+            current,
             (error) => (missing = error),
           ),
         ...(asking ? { askPermission: asking } : { askPermission: undefined, policy: withoutAsking(options.rt.policy) }),
         emit: progress.forward,
       };
-      // Only a ToolSearch call can change this client's list: other calls skip the selection.
-      const before = options.rt.resolveTool(name)?.name === TOOL_SEARCH_NAME ? visible() : undefined;
       const result = await runToolCall({ id: toolUseId, name, input: request.params.arguments ?? {} }, rt, signal);
       await progress.flushed();
       if (missing) throw missingCapability(missing);
-      if (codec && asksInput(raw))
-        return (await relayedQuestions(raw, codec, digest, allowedAfterAsking || relayed?.a === true)) as CallToolResult;
-      // Tools a ToolSearch found join this client's list; it hears so before the result arrives.
-      if (before && client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
-      return toCallToolResult(result, raw);
+      return { result, raw: raw as McpCallOutput | undefined, allowed: allowedAfterAsking || relayed?.a === true };
+    };
+    const execute = async (
+      askPermission: AskPermission | undefined,
+      signal: AbortSignal,
+      asTask: () => AskThroughTask | undefined = () => undefined,
+    ) => {
+      // Only a ToolSearch call can change this client's list: other calls skip the selection.
+      const before = options.rt.resolveTool(name)?.name === TOOL_SEARCH_NAME ? visible() : undefined;
+      let current = round;
+      let ask = askPermission;
+      for (;;) {
+        const { result, raw, allowed } = await runOnce(ask, signal, current);
+        if (!codec || !asksInput(raw) || !current) {
+          // Tools a ToolSearch found join this client's list; it hears so before the result arrives.
+          if (before && client.noteResult(result, before)) await server.sendToolListChanged().catch(() => undefined);
+          return toCallToolResult(result, raw);
+        }
+        const throughTask = asTask();
+        if (!throughTask) return (await relayedQuestions(raw, codec, digest, allowed)) as CallToolResult;
+        // Once the call is a task, the server's questions wait in it for the client's tasks/update.
+        const answers = await throughTask(raw.inputRequests ?? {}, "waiting for the client's answers to the server's questions", signal);
+        current = { ...nextRound(current, raw), inputResponses: answers };
+        if (allowed) ask = allowAgain;
+      }
     };
     if (modern) return modernToolCall({ ...request, params: { ...request.params, name } }, ctx, modern, execute, relayed?.a === true);
     // A cancelled call gets no answer (MCP spec, cancellation): its stream closes at once.

@@ -28,8 +28,6 @@ const ALL = 'all';
 const KNOWN_FAILURES: Record<string, string> = {
   'tasks-lifecycle/sep-2663-tasks-get-status-failed':
     "wield's pipeline turns a proxied server's protocol error into an isError result, so the task completes instead of failing",
-  'tasks-mrtr-input/':
-    "a proxied server's questions are relayed on the call itself; once the call is a gateway task they are not yet carried into it",
   'tasks-required-task-error/':
     'needs a tool that requires a task (taskSupport "required"), which 2026-07-28 tool listings no longer carry and the fixture does not declare',
 };

@@ -321,17 +321,30 @@ function registerTaskTools(server, codec) {
     await delay(1000, ctx.mcpReq.signal);
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'The job broke');
   });
-  server.registerTool('confirm_delete', { description: 'Asks before deleting' }, async (ctx) =>
-    gather(ctx, codec, { confirm: form('Delete the file?', { confirm: { type: 'boolean' } }) }, ({ confirm }) =>
-      text(`Delete: ${shown(confirm)}`),
+  // Work a second before asking, so a server in front has made the call a task by then.
+  const slowly = (handler) => async (ctx) => {
+    if (ctx.mcpReq.inputResponses === undefined) await delay(1000, ctx.mcpReq.signal);
+    return handler(ctx);
+  };
+  server.registerTool(
+    'confirm_delete',
+    { description: 'Works, then asks before deleting' },
+    slowly((ctx) =>
+      gather(ctx, codec, { confirm: form('Delete the file?', { confirm: { type: 'boolean' } }) }, ({ confirm }) =>
+        text(`Delete: ${shown(confirm)}`),
+      ),
     ),
   );
-  server.registerTool('multi_input', { description: 'Asks two questions' }, async (ctx) =>
-    gather(
-      ctx,
-      codec,
-      { first: form('First?', { value: { type: 'string' } }), second: form('Second?', { value: { type: 'string' } }) },
-      (views) => text(`Got ${Object.keys(views).join(', ')}`),
+  server.registerTool(
+    'multi_input',
+    { description: 'Works, then asks two questions at once' },
+    slowly((ctx) =>
+      gather(
+        ctx,
+        codec,
+        { first: form('First?', { value: { type: 'string' } }), second: form('Second?', { value: { type: 'string' } }) },
+        (views) => text(`Got ${Object.keys(views).join(', ')}`),
+      ),
     ),
   );
   server.registerTool('test_tool_with_task', { description: 'Asks a name, then works a second' }, async (ctx) =>
