@@ -19,6 +19,7 @@ interface ServeFlags extends CliFlags {
   redis?: string;
   stallLimit?: number;
   taskAfter?: number;
+  upstreamNames?: boolean;
 }
 
 function parseCount(value: string): number {
@@ -158,6 +159,7 @@ async function serve(flags: ServeFlags): Promise<number> {
       upstream: runtime.mcp?.upstream(),
       store,
       tasks: flags.taskAfter === undefined ? undefined : { afterMs: flags.taskAfter * 1000 },
+      upstreamNames: flags.upstreamNames === true,
     });
     if (handle.url) process.stderr.write(`wield: MCP gateway listening on ${handle.url}\n`);
     await untilShutdown(stdio);
@@ -193,6 +195,10 @@ export function register(program: Command): void {
         '--task-after <seconds>',
         'a call still running after this long becomes a Task, for clients that declared Tasks (default 2)',
         secondsParser(false),
+      )
+      .option(
+        '--upstream-names',
+        "proxied tools and prompts keep their servers' own names (not mcp__<server>__<name>) where no other tool or prompt has that name",
       ),
   );
   serveCommand.action(run(() => serve(serveCommand.optsWithGlobals<ServeFlags>())));

@@ -1,7 +1,7 @@
 // What a failed tools/call means for the model and for the connection: a timeout, a crash (the
 // server is restarted on the next call), a refusal, an unusable answer, or the transport failing
 // (reconnected on the next call). Pure.
-import { ProtocolError, SdkError, SdkErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/client';
 import { messageOf } from '../util/message.js';
 
 export interface CallFailure {
@@ -56,4 +56,12 @@ const ERROR_LINE = /(^|\b)(\w*Error|\w*Exception|panic(ked)?|fatal|Traceback)\b|
 export function telltaleStderrLine(tail: readonly string[]): string | undefined {
   const meaningful = tail.filter((line) => !NOISE.some((pattern) => pattern.test(line)));
   return meaningful.findLast((line) => ERROR_LINE.test(line)) ?? meaningful.at(-1);
+}
+
+/**
+ * The server's -32021: the asking client did not declare a capability the call needs. A relayed
+ * call rethrows it, for the gateway's client to hear as the JSON-RPC error it is.
+ */
+export function isMissingCapability(error: unknown): error is ProtocolError {
+  return error instanceof ProtocolError && error.code === ProtocolErrorCode.MissingRequiredClientCapability;
 }

@@ -31,7 +31,8 @@ import { OAuthStore, oauthFile } from './oauth-store.js';
 import type { UpstreamEvent } from './gateway-upstream.js';
 import { ServerTools } from './server-tools.js';
 import type { McpToolInfo } from './tools.js';
-import { classifyCallError } from './call-errors.js';
+import { classifyCallError, isMissingCapability } from './call-errors.js';
+import { relayedRequest } from './upstream-round.js';
 import { type McpTaskJobs, startedText, type TaskChannel, taskHandleOf } from './task-jobs.js';
 import { legacyTaskCall, taskChannel } from './task-calls.js';
 import { ServerLog } from './server-log.js';
@@ -179,14 +180,16 @@ export class McpConnection {
           input,
           ctx.signal,
         );
+      const relay = relayedRequest(client.getProtocolEra() === 'modern' ? ctx.upstreamRound : undefined);
       const result = await withAuthorization(this.oauth, this.http, () =>
         client.callTool(
-          { name: toolName, arguments: input },
+          { name: toolName, arguments: input, ...relay.params },
           {
             ...this.tools.headerSource(toolName),
             signal: ctx.signal,
             timeout: this.callTimeout,
             onprogress: (progress) => ctx.onProgress({ progress: progress.progress, total: progress.total, message: progress.message }),
+            ...relay.options,
           },
         ),
       );
@@ -203,6 +206,7 @@ export class McpConnection {
       return result;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
+      if (ctx.upstreamRound && isMissingCapability(error)) throw error;
       // URL elicitation by error (-32042): the pages go to the person; once every one is opened,
       // the call is made again, once (MCP 2025-11-25, elicitation, URL mode).
       if (

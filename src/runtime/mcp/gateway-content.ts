@@ -2,7 +2,7 @@
 // out as the server sent them (title, outputSchema, `$schema`, audio, embedded resources,
 // resource links, annotations), unless wield changed the result on the way (a hook's
 // replacement, a budget's cut): then the client gets what the model would.
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
+import { type CallToolResult, type Tool as McpTool, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { mapCallResult, type McpCallOutput } from './adapt.js';
 
@@ -37,13 +37,21 @@ function sameContent(a: ToolCallResult['content'], b: ToolCallResult['content'])
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The proxied server's result without its own serverInfo (2026-07-28 `_meta`): the gateway answers as itself. */
+function withoutServerInfo(raw: McpCallOutput): McpCallOutput {
+  const meta = (raw as { _meta?: Record<string, unknown> })._meta;
+  if (!meta || !(SERVER_INFO_META_KEY in meta)) return raw;
+  const { [SERVER_INFO_META_KEY]: _ignored, ...rest } = meta;
+  return { ...raw, _meta: rest } as McpCallOutput;
+}
+
 /**
  * The pipeline's result → tools/call result. `raw` is what a proxied server answered, when the
  * call reached one: passed through whole if the pipeline's result is exactly its mapping.
  */
 export function toCallToolResult(result: ToolCallResult, raw?: McpCallOutput): CallToolResult {
   if (raw && (raw.isError === true) === result.isError && sameContent(mapCallResult(raw).content, result.content)) {
-    return { ...raw, content: raw.content ?? [] } as CallToolResult;
+    return { ...withoutServerInfo(raw), content: raw.content ?? [] } as CallToolResult;
   }
   const content = result.content.map((block) =>
     block.type === 'text'

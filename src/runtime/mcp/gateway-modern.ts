@@ -20,19 +20,11 @@ import {
 import { z } from 'zod';
 import type { AskPermission, PermissionAnswer } from '../pipeline/types.js';
 import { type AskThroughTask, declaresTasks, isTerminal, TASKS_EXTENSION, type TaskRunner } from './gateway-tasks.js';
-
-export interface PermissionState {
-  /** Nonce: claimed in the shared store on first use, so a replayed state is refused. */
-  n: string;
-  /** Digest of the call's name and arguments: the answer allows that call only. */
-  d: string;
-  /** The inputRequests key the answer comes under. */
-  k: string;
-}
+import { type GatewayState, isRelayState } from './gateway-relay.js';
 
 export interface ModernGateway {
   runner: TaskRunner;
-  codec: RequestStateCodec<PermissionState>;
+  codec: RequestStateCodec<GatewayState>;
   /** Digest of the request's credential: tasks are found only with the one that made them. */
   owner: string;
 }
@@ -74,7 +66,7 @@ export function callDigest(name: string, args: Record<string, unknown>): string 
 }
 
 /** The client capabilities this request declared (2026-07-28 sends them with every request). */
-function capabilitiesOf(ctx: ServerContext): { elicitation?: unknown; extensions?: unknown } | undefined {
+export function capabilitiesOf(ctx: ServerContext): { elicitation?: unknown; extensions?: unknown } | undefined {
   const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope;
   const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
   return typeof capabilities === 'object' && capabilities !== null ? capabilities : undefined;
@@ -89,8 +81,9 @@ function permissionFromResponses(responses: Record<string, unknown> | undefined,
 
 /** The answer a retried call carries, checked against the call and claimed once; else undefined. */
 async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGateway): Promise<PermissionAnswer | undefined> {
-  const state = ctx.mcpReq.requestState<PermissionState>();
-  if (state === undefined) return undefined;
+  const state = ctx.mcpReq.requestState<GatewayState>();
+  // A relayed server's questions are the relay's to check (gateway-relay.ts).
+  if (state === undefined || (typeof state === 'object' && isRelayState(state))) return undefined;
   if (typeof state !== 'object' || state.d !== digest)
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
@@ -106,16 +99,24 @@ async function answerOf(ctx: ServerContext, digest: string, gateway: ModernGatew
 
 type Outcome = { kind: 'result'; result: CallToolResult } | { kind: 'ask'; message: string };
 
-/** Runs one tools/call of the 2026-07-28 revision; `execute` runs it through the pipeline. */
+/**
+ * Runs one tools/call of the 2026-07-28 revision; `execute` runs it through the pipeline.
+ * `allowed`: a retry of relayed questions whose call wield's rules already allowed after asking.
+ */
 export async function modernToolCall(
   request: CallToolRequest,
   ctx: ServerContext,
   gateway: ModernGateway,
-  execute: (askPermission: AskPermission | undefined, signal: AbortSignal) => Promise<CallToolResult>,
+  execute: (
+    askPermission: AskPermission | undefined,
+    signal: AbortSignal,
+    asTask: () => AskThroughTask | undefined,
+  ) => Promise<CallToolResult>,
+  allowed = false,
 ): Promise<CallToolResult> {
   const args = request.params.arguments ?? {};
   const digest = callDigest(request.params.name, args);
-  const answer = await answerOf(ctx, digest, gateway);
+  const answer: PermissionAnswer | undefined = allowed ? { behavior: 'allow' } : await answerOf(ctx, digest, gateway);
   const capabilities = capabilitiesOf(ctx);
   let question: string | undefined;
   const canAsk = capabilities?.elicitation !== undefined;
@@ -127,14 +128,14 @@ export async function modernToolCall(
       const throughTask = asTask();
       if (throughTask) {
         const request = inputRequired.elicit({ message, requestedSchema: PERMISSION_SCHEMA });
-        const reply = await throughTask(request, `waiting for permission: Allow ${tool.name}?`, askSignal);
-        return permissionFromResponses(reply.responses, reply.key);
+        const replies = await throughTask({ permission: request }, `waiting for permission: Allow ${tool.name}?`, askSignal);
+        return permissionFromResponses(replies, 'permission');
       }
       question = message;
       // Ends this run; the client is asked in the result and retries with the answer.
       throw new Error('asked the MCP client with input_required');
     };
-    const result = await execute(canAsk ? ask : undefined, signal);
+    const result = await execute(canAsk ? ask : undefined, signal, asTask);
     return question === undefined ? { kind: 'result', result } : { kind: 'ask', message: question };
   };
   const settled = declaresTasks(capabilities)

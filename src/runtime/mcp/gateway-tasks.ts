@@ -63,17 +63,16 @@ export function isTerminal(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
-/** The client's answer to a question asked through a task: `responses` holds it under `key`. */
-export interface TaskAnswer {
-  key: string;
-  responses: Record<string, unknown>;
-}
-
 /**
- * Asks the client through the task: the task reads input_required with `request` among its
- * inputRequests until a tasks/update (on any replica) answers it.
+ * Asks the client through the task: the task reads input_required with `requests` among its
+ * inputRequests until tasks/update calls (on any replica) have answered every one; resolves with
+ * the answers under the same keys. An answered question leaves inputRequests at once.
  */
-export type AskThroughTask = (request: Record<string, unknown>, statusMessage: string, signal: AbortSignal) => Promise<TaskAnswer>;
+export type AskThroughTask = (
+  requests: Record<string, unknown>,
+  statusMessage: string,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
 
 /** A task this replica runs: its record as last written, and its questions still unanswered. */
 interface RunningTask {
@@ -110,7 +109,7 @@ export class TaskRunner {
     const whenRecorded = new Promise<RunningTask>((resolve, reject) => Object.assign(recorded, { resolve, reject }));
     // Nobody may ask before the record exists; if it cannot be written, the work is aborted.
     whenRecorded.catch(() => undefined);
-    const ask: AskThroughTask = async (request, statusMessage, signal) => this.ask(await whenRecorded, request, statusMessage, signal);
+    const ask: AskThroughTask = async (requests, statusMessage, signal) => this.ask(await whenRecorded, requests, statusMessage, signal);
     const running = work(abort.signal, () => (late ? ask : undefined));
     const timer = new AbortController();
     const first = await Promise.race([
@@ -160,27 +159,52 @@ export class TaskRunner {
   async describe(record: TaskRecord): Promise<Record<string, unknown>> {
     const { store, settings } = this;
     if (isTerminal(record.status) || this.running.has(record.taskId) || (await store.replicaAlive(record.replica)))
-      return detailedTask(record, settings.pollIntervalMs);
+      return detailedTask(await this.unanswered(record), settings.pollIntervalMs);
     // It may have ended just before its replica stopped: the record read first was older.
     const latest = (await store.getTask(record.taskId)) ?? record;
     return detailedTask(latest, settings.pollIntervalMs, Date.now());
   }
 
-  /** Puts a question among the task's inputRequests and waits for its answer (or the task's end). */
-  private async ask(task: RunningTask, request: Record<string, unknown>, statusMessage: string, signal: AbortSignal): Promise<TaskAnswer> {
+  /**
+   * The record without the questions tasks/update already answered: the runner rewrites it at its
+   * next poll, a client reading before then is not shown them again.
+   */
+  private async unanswered(record: TaskRecord): Promise<TaskRecord> {
+    if (record.status !== 'input_required' || !record.inputRequests) return record;
+    const waiting: Record<string, unknown> = {};
+    for (const [id, request] of Object.entries(record.inputRequests))
+      if ((await this.store.getInput(record.taskId, id).catch(() => undefined)) === undefined) waiting[id] = request;
+    if (Object.keys(waiting).length > 0) return { ...record, inputRequests: waiting };
+    return { ...record, status: 'working', statusMessage: undefined, inputRequests: undefined };
+  }
+
+  /** Puts questions among the task's inputRequests and waits for every answer (or the task's end). */
+  private async ask(
+    task: RunningTask,
+    requests: Record<string, unknown>,
+    statusMessage: string,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     // Unique over the task's life, as the extension asks: an answer never meets another question.
-    const key = `question-${randomUUID().slice(0, 8)}`;
-    task.questions[key] = request;
+    const minted = new Map(Object.keys(requests).map((key) => [`${key}-${randomUUID().slice(0, 8)}`, key]));
+    for (const [id, key] of minted) task.questions[id] = requests[key];
     await this.rewrite(task, statusMessage);
+    const answers: Record<string, unknown> = {};
     try {
-      for (;;) {
+      while (Object.keys(answers).length < minted.size) {
         await delay(this.settings.pollIntervalMs, undefined, { signal });
-        // A store briefly away is asked again on the next round.
-        const response = await this.store.getInput(task.record.taskId, key).catch(() => undefined);
-        if (response !== undefined) return { key, responses: { [key]: response } };
+        for (const [id, key] of minted) {
+          if (key in answers) continue;
+          // A store briefly away is asked again on the next round.
+          const response = await this.store.getInput(task.record.taskId, id).catch(() => undefined);
+          if (response === undefined) continue;
+          answers[key] = response;
+          delete task.questions[id];
+        }
       }
+      return answers;
     } finally {
-      delete task.questions[key];
+      for (const id of minted.keys()) delete task.questions[id];
       // Stopped (cancelled, or the request gone): the task's end is written by follow().
       if (!signal.aborted) await this.rewrite(task);
     }

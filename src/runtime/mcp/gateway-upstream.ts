@@ -12,7 +12,25 @@ import type {
   Resource,
   ResourceTemplateType,
   Server,
+  ServerContext,
 } from '@modelcontextprotocol/server';
+import type { UpstreamRound } from '../tool/types.js';
+import { callDigest } from './gateway-modern.js';
+import { GatewayNames } from './gateway-names.js';
+import { asksInput, type RelayedInput } from './gateway-relay.js';
+
+/** How a gateway carries a proxied server's questions to its client; absent, it does not. */
+export interface PromptRelay {
+  /** This request's round: the client's answers and the server's state, checked against `digest`. */
+  round(ctx: ServerContext, digest: string): Promise<UpstreamRound>;
+  /** The server's questions under the gateway's own signed state. */
+  questions(raw: RelayedInput, digest: string): Promise<Record<string, unknown>>;
+}
+
+export interface UpstreamPrompt {
+  prompt: Prompt;
+  own: string;
+}
 
 export type UpstreamEvent =
   | { kind: 'resource-updated'; uri: string }
@@ -30,8 +48,15 @@ export interface GatewayUpstream {
   readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
-  listPrompts(signal: AbortSignal): Promise<Prompt[]>;
-  getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<GetPromptResult>;
+  /** Each prompt under its pool name (`mcp__<server>__<name>`), with the server's own name. */
+  listPrompts(signal: AbortSignal): Promise<UpstreamPrompt[]>;
+  /** With `round`, a 2026-07-28 server's questions come back as its answer (gateway-relay.ts). */
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    signal: AbortSignal,
+    round?: UpstreamRound,
+  ): Promise<GetPromptResult | RelayedInput>;
   complete(params: CompleteRequestParams, signal: AbortSignal): Promise<CompleteResult>;
   onEvent(listener: (event: UpstreamEvent) => void): () => void;
 }
@@ -53,9 +78,38 @@ export function combinedInstructions(deferredSection: string, upstream: GatewayU
   return parts.join('\n\n');
 }
 
+const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** The log level a 2025-era session's client set with logging/setLevel; none set, it hears every level. */
+export class LogLevel {
+  private current: LoggingLevel | undefined;
+
+  set(level: LoggingLevel): void {
+    this.current = level;
+  }
+
+  level(): LoggingLevel | undefined {
+    return this.current;
+  }
+
+  wants(level: LoggingLevel): boolean {
+    return this.current === undefined || SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.current);
+  }
+}
+
 /** Registers the pass-through handlers on one gateway server; returns the unsubscribe. */
-export function registerUpstreamHandlers(server: Server, upstream: GatewayUpstream): () => void {
+export function registerUpstreamHandlers(
+  server: Server,
+  upstream: GatewayUpstream,
+  options: { logging: LogLevel; upstreamNames?: boolean; relay?: PromptRelay },
+): () => void {
+  const { logging, upstreamNames = false, relay } = options;
   const subscribed = new Set<string>();
+  // Kept here (not only in the SDK) so proxied calls can ask their servers for the same level.
+  server.setRequestHandler('logging/setLevel', async (request) => {
+    logging.set(request.params.level);
+    return {};
+  });
   server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await upstream.listResources(ctx.mcpReq.signal) }));
   server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({
     resourceTemplates: await upstream.listResourceTemplates(ctx.mcpReq.signal),
@@ -72,11 +126,38 @@ export function registerUpstreamHandlers(server: Server, upstream: GatewayUpstre
     if (subscribed.delete(request.params.uri)) await upstream.unsubscribe(request.params.uri);
     return {};
   });
-  server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: await upstream.listPrompts(ctx.mcpReq.signal) }));
-  server.setRequestHandler('prompts/get', async (request, ctx) =>
-    upstream.getPrompt(request.params.name, request.params.arguments, ctx.mcpReq.signal),
-  );
-  server.setRequestHandler('completion/complete', async (request, ctx) => upstream.complete(request.params, ctx.mcpReq.signal));
+  const promptNames = async (signal: AbortSignal) => {
+    const listed = await upstream.listPrompts(signal);
+    return {
+      listed,
+      names: new GatewayNames(
+        listed.map(({ prompt, own }) => ({ pool: prompt.name, own })),
+        upstreamNames,
+      ),
+    };
+  };
+  /** A client's prompt name → the pool's (they differ only with upstreamNames). */
+  const poolPrompt = async (name: string, signal: AbortSignal) => (upstreamNames ? (await promptNames(signal)).names.poolName(name) : name);
+  server.setRequestHandler('prompts/list', async (_request, ctx) => {
+    const { listed, names } = await promptNames(ctx.mcpReq.signal);
+    return { prompts: listed.map(({ prompt }) => ({ ...prompt, name: names.shownName(prompt.name) })) };
+  });
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const name = await poolPrompt(request.params.name, ctx.mcpReq.signal);
+    const digest = `prompt:${callDigest(name, request.params.arguments ?? {})}`;
+    const round = relay ? await relay.round(ctx, digest) : undefined;
+    const result = await upstream.getPrompt(name, request.params.arguments, ctx.mcpReq.signal, round);
+    if (relay && asksInput(result)) return (await relay.questions(result, digest)) as unknown as GetPromptResult;
+    return result as GetPromptResult;
+  });
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const { ref } = request.params;
+    const params =
+      ref.type === 'ref/prompt'
+        ? { ...request.params, ref: { ...ref, name: await poolPrompt(ref.name, ctx.mcpReq.signal) } }
+        : request.params;
+    return upstream.complete(params, ctx.mcpReq.signal);
+  });
 
   const notify = (send: () => Promise<void>) => {
     if (server.transport) void send().catch(() => undefined);
@@ -85,7 +166,8 @@ export function registerUpstreamHandlers(server: Server, upstream: GatewayUpstre
     if (event.kind === 'resource-updated' && subscribed.has(event.uri)) notify(() => server.sendResourceUpdated({ uri: event.uri }));
     else if (event.kind === 'resources-changed') notify(() => server.sendResourceListChanged());
     else if (event.kind === 'prompts-changed') notify(() => server.sendPromptListChanged());
-    else if (event.kind === 'log') notify(() => server.sendLoggingMessage({ level: event.level, logger: event.server, data: event.data }));
+    else if (event.kind === 'log' && logging.wants(event.level))
+      notify(() => server.sendLoggingMessage({ level: event.level, logger: event.server, data: event.data }));
   });
   return () => {
     stop();

@@ -18,9 +18,11 @@ import {
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { STDIO_TRANSPORT_BUFFER_BYTES, StdioLineGuard } from './stdio-guard.js';
 import { BoundedEventStore } from './event-store.js';
-import { createGatewayServer, type GatewayOptions } from './gateway.js';
-import { REQUEST_STATE_TTL_MS, type PermissionState } from './gateway-modern.js';
-import { MemoryGatewayStore, type GatewayStore } from './gateway-store.js';
+import { createGatewayServer, type GatewayOptions, proxiedInputSchema } from './gateway.js';
+import { paramHeaderRejection } from './gateway-param-headers.js';
+import { REQUEST_STATE_TTL_MS } from './gateway-modern.js';
+import type { GatewayState } from './gateway-relay.js';
+import { MemoryGatewayStore, newSecret, type GatewayStore } from './gateway-store.js';
 import { DEFAULT_TASK_SETTINGS, TaskRunner, type TaskSettings } from './gateway-tasks.js';
 import { sendWebResponse, toWebRequest } from './http-bridge.js';
 import { allowedHostnames, checkRequestHeaders, isLoopback } from './http-guard.js';
@@ -50,7 +52,7 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
 }
 
-export interface ServeMcpOptions extends Omit<GatewayOptions, 'modern'> {
+export interface ServeMcpOptions extends Omit<GatewayOptions, 'modern' | 'codec'> {
   transport: 'stdio' | { http: HttpServeOptions };
   /** State shared by replicas (requestState key and nonces, Tasks); default: in this process. */
   store?: GatewayStore;
@@ -90,8 +92,16 @@ function reject(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/**
+ * Signs the requestState of one process's sessions (stdio, 2025-era HTTP): their clients never
+ * see it (the SDK asks them with real requests), so it is never shared with other replicas.
+ */
+function sessionCodec(): RequestStateCodec<GatewayState> {
+  return createRequestStateCodec<GatewayState>({ key: newSecret(), ttlSeconds: REQUEST_STATE_TTL_MS / 1000 });
+}
+
 async function serveStdio(options: GatewayOptions): Promise<GatewayHandle> {
-  const server = createGatewayServer(options);
+  const server = createGatewayServer({ ...options, codec: sessionCodec() });
   // An oversized message is refused with an error, not the end of the session (stdio-guard.ts).
   const stdin = process.stdin.pipe(new StdioLineGuard((error) => process.stdout.write(error)));
   await server.connect(new StdioServerTransport(stdin, process.stdout, { maxBufferSize: STDIO_TRANSPORT_BUFFER_BYTES }));
@@ -117,7 +127,7 @@ async function modernHandler(
   maxBodyBytes: number,
 ): Promise<McpHttpHandler> {
   const runner = new TaskRunner(store, tasks);
-  const codec: RequestStateCodec<PermissionState> = createRequestStateCodec<PermissionState>({
+  const codec: RequestStateCodec<GatewayState> = createRequestStateCodec<GatewayState>({
     key: await store.secret(),
     ttlSeconds: REQUEST_STATE_TTL_MS / 1000,
   });
@@ -149,8 +159,9 @@ async function serveHttp(
     evictionGraceMs: http.evictionGraceMs,
   });
 
+  const codec = sessionCodec();
   async function open(): Promise<HttpSession> {
-    const server = createGatewayServer(options);
+    const server = createGatewayServer({ ...options, codec });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       eventStore: new BoundedEventStore(),
@@ -186,8 +197,10 @@ async function serveHttp(
       return forward(session, request, res);
     }
     if (req.method === 'POST') {
-      if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })))
-        return sendWebResponse(await modern.fetch(request), res);
+      if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))) {
+        const rejection = await paramHeaderRejection(request, (tool) => proxiedInputSchema(options, tool), maxBodyBytes);
+        return sendWebResponse(rejection ?? (await modern.fetch(request)), res);
+      }
       return startSession(res, (session) => forward(session, request, res));
     }
     return reject(res, 400, 'Bad request: send an initialize request by POST first, then the mcp-session-id header');

@@ -8,13 +8,15 @@ import {
   type CompleteRequestParams,
   type CompleteResult,
   type GetPromptResult,
-  type Prompt,
   type ReadResourceResult,
   type Resource,
   type ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpConnection } from './connection.js';
-import type { GatewayUpstream, UpstreamEvent } from './gateway-upstream.js';
+import { relayedRequest } from './upstream-round.js';
+import type { UpstreamRound } from '../tool/types.js';
+import type { GatewayUpstream, UpstreamEvent, UpstreamPrompt } from './gateway-upstream.js';
+import type { RelayedInput } from './gateway-relay.js';
 import { mcpToolName } from './names.js';
 import { allPages } from './pages.js';
 
@@ -136,14 +138,14 @@ export class ServersUpstream implements GatewayUpstream {
     await Promise.allSettled(owners.map(({ client }) => client.unsubscribeResource({ uri })));
   }
 
-  async listPrompts(signal: AbortSignal): Promise<Prompt[]> {
+  async listPrompts(signal: AbortSignal): Promise<UpstreamPrompt[]> {
     const lists = await Promise.all(
       this.live('prompts').map(async ({ connection, client }) => {
         const prompts = await allPages(async (cursor) => {
           const page = await client.listPrompts(cursor ? { cursor } : {}, { signal });
           return { items: page.prompts, nextCursor: page.nextCursor };
         });
-        return prompts.map((prompt) => ({ ...prompt, name: mcpToolName(connection.name, prompt.name) }));
+        return prompts.map((prompt) => ({ prompt: { ...prompt, name: mcpToolName(connection.name, prompt.name) }, own: prompt.name }));
       }),
     );
     return lists.flat();
@@ -159,9 +161,16 @@ export class ServersUpstream implements GatewayUpstream {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}; prompts/list names the available ones`);
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    signal: AbortSignal,
+    round?: UpstreamRound,
+  ): Promise<GetPromptResult | RelayedInput> {
     const { client, original } = await this.promptOwner(name, signal);
-    return client.getPrompt({ name: original, ...(args ? { arguments: args } : {}) }, { signal });
+    // A relayed round (gateway-relay.ts): the server's questions come back for the gateway's client.
+    const relay = relayedRequest(client.getProtocolEra() === 'modern' ? round : undefined);
+    return client.getPrompt({ name: original, ...(args ? { arguments: args } : {}), ...relay.params }, { signal, ...relay.options });
   }
 
   async complete(params: CompleteRequestParams, signal: AbortSignal): Promise<CompleteResult> {

@@ -133,6 +133,23 @@ export interface ToolContext {
    * (RunCode): they then take the same path, with the same policy, hooks, person and events.
    */
   runtime?: RuntimeContext;
+  /**
+   * Set by wield's MCP gateway for a call it proxies: the gateway's client answers the server's
+   * questions itself (2026-07-28 input_required), so they come back as the call's result.
+   */
+  upstreamRound?: UpstreamRound;
+}
+
+/** One round of a proxied call whose server asks questions (MCP 2026-07-28 multi-round-trip). */
+export interface UpstreamRound {
+  /** The client's answers to the server's last questions, by their inputRequests keys. */
+  inputResponses?: Record<string, unknown>;
+  /** The server's requestState from its last questions, returned unchanged. */
+  requestState?: string;
+  /** What the gateway's client can answer: the server asks only that. */
+  clientCapabilities?: Record<string, unknown>;
+  /** The least severe log level the gateway's client wants; absent, the server sends no logs. */
+  logLevel?: string;
 }
 
 /** Context for model-facing text that may depend on the session (e.g. cwd in a description). */

@@ -1,12 +1,42 @@
-// Servers for the conformance runs: server-everything over Streamable HTTP (the anchor) and
-// `wield mcp serve --http` (bare, and proxying server-everything), as real processes.
+// Servers for the conformance runs: server-everything over Streamable HTTP (the anchor), the
+// reference fixture (reference-server.mjs) over Streamable HTTP, and `wield mcp serve --http`
+// (bare, proxying server-everything, and proxying the fixture), as real processes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const require = createRequire(import.meta.url);
 export const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FIXTURE = fileURLToPath(new URL('./reference-server.mjs', import.meta.url));
+
+/** An MCP server the gateway proxies, and a tool of it whose listing says it has connected. */
+export interface Backend {
+  name: string;
+  config: Record<string, unknown>;
+  /** The tool's name as the gateway lists it. */
+  probe: string;
+  /** Further `wield mcp serve` flags. */
+  flags?: string[];
+}
+
+export const EVERYTHING_BACKEND: Backend = {
+  name: 'everything',
+  config: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+  probe: 'mcp__everything__echo',
+};
+
+/**
+ * The fixture behind the gateway: its tools and prompts keep their own names (the suite calls
+ * them by name), all listed (none deferred), allowed without asking.
+ */
+export const FIXTURE_BACKEND: Backend = {
+  name: 'fixture',
+  config: { command: process.execPath, args: [FIXTURE, 'stdio'], alwaysLoad: true },
+  probe: 'test_simple_text',
+  flags: ['--upstream-names', '--allow', 'mcp__fixture'],
+};
 
 export interface RunningServer {
   url: string;
@@ -50,14 +80,17 @@ export async function startEverythingHttp(): Promise<RunningServer> {
   return startUntil(child, (text) => (text.includes('listening') ? `http://localhost:${port}/mcp` : undefined), 20_000);
 }
 
-export async function startGateway(cli: string, cwd: string, env: NodeJS.ProcessEnv, proxyEverything: boolean): Promise<RunningServer> {
-  const args = [cli, 'mcp', 'serve', '--http', '0'];
-  if (proxyEverything) {
-    args.push('--mcp-config', JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-  }
+export async function startFixtureHttp(): Promise<RunningServer> {
+  const child = spawn(process.execPath, [FIXTURE, 'http', '0'], { stdio: 'pipe' });
+  return startUntil(child, (text) => /listening on (http:\/\/\S+)/.exec(text)?.[1], 20_000);
+}
+
+export async function startGateway(cli: string, cwd: string, env: NodeJS.ProcessEnv, backend?: Backend): Promise<RunningServer> {
+  const args = [cli, 'mcp', 'serve', '--http', '0', ...(backend?.flags ?? [])];
+  if (backend) args.push('--mcp-config', JSON.stringify({ mcpServers: { [backend.name]: backend.config } }));
   const child = spawn(process.execPath, args, { cwd, env, stdio: 'pipe' });
   const server = await startUntil(child, (text) => /listening on (http:\/\/\S+)/.exec(text)?.[1], 20_000);
-  if (proxyEverything) await untilTool(server.url, 'mcp__everything__echo');
+  if (backend) await untilTool(server.url, backend.probe);
   return server;
 }
 
