@@ -205,8 +205,7 @@ export class McpConnection {
       }
       return result;
     } catch (error) {
-      if (ctx.signal.aborted) throw error;
-      if (ctx.upstreamRound && isMissingCapability(error)) throw error;
+      if (ctx.signal.aborted || (ctx.upstreamRound && isMissingCapability(error))) throw error;
       // URL elicitation by error (-32042): the pages go to the person; once every one is opened,
       // the call is made again, once (MCP 2025-11-25, elicitation, URL mode).
       if (
