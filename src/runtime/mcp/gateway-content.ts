@@ -62,3 +62,14 @@ export function toCallToolResult(result: ToolCallResult, raw?: McpCallOutput): C
   const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
   return { content, isError: result.isError, ...(isObject ? { structuredContent: structured as Record<string, unknown> } : {}) };
 }
+
+/**
+ * The `progress` of the next MCP progress notification. MCP's must increase with each one, so a
+ * tool's own value goes out as reported while it does (a first 0 included), and otherwise (no
+ * value, or one not above the last) the last plus one: tools that report only messages get a
+ * running count from 1.
+ */
+export function nextProgress(last: number | undefined, reported: number | undefined): number {
+  if (reported !== undefined && (last === undefined || reported > last)) return reported;
+  return (last ?? 0) + 1;
+}

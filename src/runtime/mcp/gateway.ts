@@ -18,7 +18,7 @@ import { TOOL_SEARCH_NAME } from '../search/result-text.js';
 import type { AnyTool, ToolContext, UpstreamRound } from '../tool/types.js';
 import type { McpCallOutput } from './adapt.js';
 import { isMissingCapability } from './call-errors.js';
-import { toCallToolResult, toMcpTool } from './gateway-content.js';
+import { nextProgress, toCallToolResult, toMcpTool } from './gateway-content.js';
 import { GatewayNames } from './gateway-names.js';
 import { GatewayClientState } from './gateway-session.js';
 import {
@@ -120,13 +120,12 @@ type ProgressToken = string | number;
  * call's result, so the result waits for them.
  */
 function progressForwarder(ctx: ServerContext, toolUseId: string, token: ProgressToken | undefined, emit?: (event: ToolEvent) => void) {
-  let step = 0;
+  let step: number | undefined;
   let sent: Promise<unknown> = Promise.resolve();
   const forward = (event: ToolEvent): void => {
     emit?.(event);
     if (token === undefined || event.type !== 'tool_progress' || event.toolUseId !== toolUseId) return;
-    // MCP progress must increase; tools that report only messages get a running count.
-    step = Math.max(step + 1, event.progress.progress ?? 0);
+    step = nextProgress(step, event.progress.progress);
     const { total, message } = event.progress;
     const notification = ctx.mcpReq
       .notify({

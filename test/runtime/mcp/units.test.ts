@@ -14,6 +14,7 @@ import { restartDelay, remainingDelay, MAX_RESTART_DELAY_MS } from '../../../src
 import { expandEnv, parseServerConfig, parseServerRecord } from '../../../src/runtime/mcp/config.js';
 import { loadMcpConfigs } from '../../../src/runtime/mcp/load.js';
 import { assignToolNames, mcpToolName, MAX_TOOL_NAME } from '../../../src/runtime/mcp/names.js';
+import { nextProgress } from '../../../src/runtime/mcp/gateway-content.js';
 import { tokenMatches } from '../../../src/runtime/mcp/serve.js';
 import { checkToolList } from '../../../src/runtime/mcp/tools.js';
 import { declineNotice } from '../../../src/runtime/mcp/elicit.js';
@@ -262,6 +263,28 @@ describe('tool list checks', () => {
     expect(checked.tools.map((entry) => entry.name)).toEqual(['valid']);
     expect(checked.errors).toHaveLength(6);
     expect(checked.errors.join('\n')).toMatch(/declared twice/);
+  });
+});
+
+describe('gateway progress values', () => {
+  const sendAll = (reported: (number | undefined)[]): number[] => {
+    const sent: number[] = [];
+    for (const value of reported) sent.push(nextProgress(sent.at(-1), value));
+    return sent;
+  };
+
+  it("keeps a tool's own values while they increase, a first 0 included", () => {
+    expect(sendAll([0, 0.25, 0.5, 1])).toEqual([0, 0.25, 0.5, 1]);
+    expect(sendAll([undefined, undefined, 7, 7, 3])).toEqual([1, 2, 7, 8, 9]);
+  });
+
+  it('never repeats or goes back, whatever a tool reports', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: undefined }), { maxLength: 30 }), (reported) => {
+        const sent = sendAll(reported);
+        for (let i = 1; i < sent.length; i++) expect(sent[i]).toBeGreaterThan(sent[i - 1]);
+      }),
+    );
   });
 });
 
