@@ -5,6 +5,7 @@
 import { type CallToolResult, type Tool as McpTool, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { AnyTool, ToolCallResult } from '../tool/types.js';
 import { mapCallResult, type McpCallOutput } from './adapt.js';
+import { isRecord } from '../util/record.js';
 
 /** A flag evaluated for "any input"; a tool whose flag throws on `{}` gets the cautious answer. */
 function flag(check: (input: Record<string, unknown>) => boolean, fallback: boolean): boolean {
@@ -59,8 +60,7 @@ export function toCallToolResult(result: ToolCallResult, raw?: McpCallOutput): C
       : { type: 'image' as const, data: block.data, mimeType: block.mediaType },
   );
   const structured = result.structured;
-  const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
-  return { content, isError: result.isError, ...(isObject ? { structuredContent: structured as Record<string, unknown> } : {}) };
+  return { content, isError: result.isError, ...(isRecord(structured) ? { structuredContent: structured } : {}) };
 }
 
 /**

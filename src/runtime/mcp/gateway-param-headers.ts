@@ -5,6 +5,7 @@
 // The SDK checks this only for its McpServer's own tools; the gateway lists its servers' tools.
 
 import { readRequestBody } from '@modelcontextprotocol/server';
+import { HEADER_KEYWORD } from './tool-headers.js';
 
 /** JSON-RPC HeaderMismatch: a header disagrees with the body it came with. */
 export const HEADER_MISMATCH = -32020;
@@ -51,9 +52,9 @@ export function paramHeaderMismatch(
   args: Record<string, unknown>,
   header: (name: string) => string | null,
 ): string | undefined {
-  const properties = (inputSchema as { properties?: Record<string, { 'x-mcp-header'?: unknown }> } | undefined)?.properties ?? {};
+  const properties = (inputSchema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {};
   for (const [param, schema] of Object.entries(properties)) {
-    const name = schema['x-mcp-header'];
+    const name = schema[HEADER_KEYWORD];
     if (typeof name !== 'string' || args[param] === undefined || args[param] === null) continue;
     const sent = header(`mcp-param-${name.toLowerCase()}`);
     if (sent === null) return `the ${JSON.stringify(param)} argument must also be sent in the Mcp-Param-${name} header`;

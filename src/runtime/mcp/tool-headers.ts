@@ -4,16 +4,14 @@
 // parameters claiming one header would let one value stand in for another). The SDK builds the
 // headers themselves from the schema of a tool this accepted. Pure.
 import type { JSONSchema } from '../tool/types.js';
+import { isRecord } from '../util/record.js';
 
-const KEY = 'x-mcp-header';
+/** The schema keyword that marks a parameter as mirrored into a header. */
+export const HEADER_KEYWORD = 'x-mcp-header';
 /** RFC 9110 token characters: no spaces, controls, non-ASCII or delimiters such as ":". */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Types a header can carry unambiguously (a number's text form is not canonical). */
 const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Keywords whose values are data, not schemas: a key named x-mcp-header there is just data. */
 const DATA = new Set(['const', 'enum', 'default', 'examples']);
@@ -34,9 +32,9 @@ export function headerDeclarationError(inputSchema: JSONSchema): string | undefi
       }
       return undefined;
     }
-    if (!isObject(node)) return undefined;
-    if (KEY in node) {
-      const name = node[KEY];
+    if (!isRecord(node)) return undefined;
+    if (HEADER_KEYWORD in node) {
+      const name = node[HEADER_KEYWORD];
       const at = path || 'the schema root';
       if (!property) return `${at}: x-mcp-header is only allowed on a property reached through "properties"`;
       if (typeof name !== 'string' || name === '') return `${at}: x-mcp-header must be a non-empty string`;
@@ -49,7 +47,7 @@ export function headerDeclarationError(inputSchema: JSONSchema): string | undefi
     }
     for (const [key, child] of Object.entries(node)) {
       if (DATA.has(key)) continue;
-      if (key === 'properties' && chain && isObject(child)) {
+      if (key === 'properties' && chain && isRecord(child)) {
         for (const [name, schema] of Object.entries(child)) {
           const error = visit(schema, path ? `${path}.${name}` : name, true, true);
           if (error) return error;
